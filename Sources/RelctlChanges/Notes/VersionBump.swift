@@ -190,6 +190,13 @@ public struct VersionBump: Sendable, Equatable {
             let next = yearCounterNext(after: last?.version, commitTime: time, history: history)
             bump = VersionBump(
                 previousTag: last?.tag, current: last?.version, next: next, level: .minor, commitCount: commitCount)
+        } else if config.versioning.cadence == .yearMonth {
+            let time = try await git.committerTime(of: targetCommit)
+            let next = yearMonthNext(after: last?.version, commitTime: time, newMajor: level == .major)
+            let stepped: Level =
+                last.map { next.major != $0.version.major ? .major : next.minor != $0.version.minor ? .minor : .patch } ?? level
+            bump = VersionBump(
+                previousTag: last?.tag, current: last?.version, next: next, level: stepped, commitCount: commitCount)
         } else if format.scheme == .calver {
             let time = try await git.committerTime(of: targetCommit)
             var next = calendarNext(after: last?.version, commitTime: time, spelling: format.calendarSpelling)
@@ -407,7 +414,7 @@ public struct VersionBump: Sendable, Equatable {
         // A changelog heading naming the next version is a floor as a manifest's version is (not on
         // a branch rule's line, nor under calendar versions, which the date decides).
         if case .version(let floor)? = changelog?.finding, rule == nil, format.scheme != .calver,
-            config.versioning.cadence != .yearCounter, bump.next < floor, let changelog
+            config.versioning.cadence?.isDated != true, bump.next < floor, let changelog
         {
             bump.notes.append(
                 "\(changelog.file):\(changelog.line) `\(changelog.heading)` names \(floor), above \(bump.next); using \(floor) ([versioning] changelog)"
@@ -446,7 +453,8 @@ public struct VersionBump: Sendable, Equatable {
         // Up at the level the changes call for: a `feat` after 0.53.0 whose 0.54.0 to 0.56.0 were
         // tagged `v0.54.0`… in another spelling gives 0.57.0, not 0.54.1.
         let moveUp: Level =
-            config.versioning.cadence == .yearCounter ? .minor : format.scheme == .calver ? .patch : level
+            config.versioning.cadence == .yearCounter
+            ? .minor : format.scheme == .calver || config.versioning.cadence == .yearMonth ? .patch : level
         while let taken = history.taken(bump.next) {
             skipped.append(taken)
             bump.next = next(after: bump.next, level: bump.next.isPrerelease ? .prerelease : moveUp)
@@ -896,6 +904,11 @@ public struct VersionBump: Sendable, Equatable {
                 "a feat gives a patch ([versioning] features = \"patch\"): a minor is the version the project writes")
             level = .patch
         }
+        if config.versioning.features == .major, !belowOne, !namedVersion, !namedByChangesets, level == .minor {
+            notes.append(
+                "a feature steps the first number ([versioning] features = \"major\"): the project's versions have two numbers that count")
+            level = .major
+        }
         if config.versioning.breaking == .minor, !belowOne, level == .major {
             notes.append(
                 "a breaking change gives a minor ([versioning] breaking = \"minor\"): a major is the version the project writes")
@@ -909,7 +922,7 @@ public struct VersionBump: Sendable, Equatable {
         // Nor does it override changesets naming the package: `changeset version` makes the version
         // they say (stylelint, a minor five times, released its `patch` changesets as 17.9.1).
         if namedByChangesets { onLine = false }
-        if onLine, let cadence = config.versioning.cadence, cadence != .yearCounter {
+        if onLine, let cadence = config.versioning.cadence, !cadence.isDated {
             let floor: Level = cadence == .major ? .major : .minor
             // Below 1.0.0 a major level is a minor step (`next`): a major cadence means 1.0.0.
             let steps = level == .major && belowOne && !literalMajor ? Level.minor : level
@@ -948,6 +961,26 @@ public struct VersionBump: Sendable, Equatable {
             notes.append("go.mod's module path `\(module.path)` names major \(next): the next release is \(next).0.0")
             level = .major
         }
+    }
+
+    /// `MAJOR.YY.M` (`[versioning] cadence = "year-month"`): the latest release's major (one above
+    /// it for a breaking change), then the year (two digits) and the month of the commit released.
+    /// A second release in a month the latest already names is its next patch (the month leaves no
+    /// room for another number); a prerelease not below the date's version is promoted to its final.
+    package static func yearMonthNext(after last: SemanticVersion?, commitTime: Int, newMajor: Bool) -> SemanticVersion {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let date = Date(timeIntervalSince1970: TimeInterval(commitTime))
+        let (year, month) = (calendar.component(.year, from: date) % 100, calendar.component(.month, from: date))
+        guard let last else { return SemanticVersion(major: 1, minor: year, patch: month) }
+        var dated = last.final
+        (dated.minor, dated.patch) = (String(year), String(month))
+        if newMajor {
+            dated.major = SemanticVersion.increment(last.major)
+            return dated
+        }
+        if last < dated { return dated }
+        return last.isPrerelease ? last.final : next(after: last.final, level: .patch)
     }
 
     /// `YY.N.0` (`[versioning] cadence = "year-counter"`): the year of the commit released (two

@@ -59,6 +59,9 @@ package struct VersioningSettings: Sendable, Equatable {
         /// ranges released as 1.7.x patches seven times to two minors), and a minor is the
         /// maintainers' word, taken from a version they write (a changelog heading, a manifest).
         case patch
+        /// A major: the project's versions have two numbers that count (WeasyPrint's `v65.0` after
+        /// `v64.1`), a feature stepping the first; with `cadence = "minor"` a fix steps the second.
+        case major
     }
 
     /// `untyped-adds`: what a commit without a type whose subject adds something (`Add …`,
@@ -80,6 +83,12 @@ package struct VersioningSettings: Sendable, Equatable {
         /// `YY.N.0`: the first number the year of the commit released (as the tags write it), the
         /// second counting that year's releases (attrs' `24.2.0` → `24.3.0`, then `25.1.0`).
         case yearCounter = "year-counter"
+        /// `MAJOR.YY.M`: the major kept (a breaking change steps it), then the year and the month of
+        /// the commit released (gopsutil's `v4.26.2` of February 2026, then `v4.26.3`).
+        case yearMonth = "year-month"
+
+        /// Whether the date of the commit released decides the version, not a step from the latest.
+        package var isDated: Bool { self == .yearCounter || self == .yearMonth }
     }
 
     package var fragments: Fragments?

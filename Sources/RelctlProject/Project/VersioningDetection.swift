@@ -16,6 +16,8 @@ package struct VersioningFindings: Equatable, Sendable {
     package var breakingAsMinor: String?
     /// `features = "patch"`, and why.
     package var featuresAsPatches: String?
+    /// `features = "major"` (two numbers that count: a feature steps the first), and why.
+    package var featuresAsMajors: String?
     /// `untyped-adds = "minor"`, and why.
     package var untypedAddsAsMinors: String?
     package var cadence: (kind: VersioningSettings.Cadence, why: String)?
@@ -43,7 +45,7 @@ package struct VersioningFindings: Equatable, Sendable {
 
     package var isEmpty: Bool {
         fragments == nil && changelog == nil && zeroMajor == nil && breakingAsMinor == nil && featuresAsPatches == nil && untypedAddsAsMinors == nil
-            && cadence == nil
+            && cadence == nil && featuresAsMajors == nil
     }
 
     package static func == (a: VersioningFindings, b: VersioningFindings) -> Bool {
@@ -55,6 +57,7 @@ package struct VersioningFindings: Equatable, Sendable {
             && a.maintenance?.why == b.maintenance?.why && a.memberMaintenance == b.memberMaintenance
             && a.mainLine == b.mainLine && a.keepsInRange == b.keepsInRange && a.breakingAsMinor == b.breakingAsMinor
             && a.featuresAsPatches == b.featuresAsPatches && a.untypedAddsAsMinors == b.untypedAddsAsMinors
+            && a.featuresAsMajors == b.featuresAsMajors
     }
 
     /// The branch init ran on when it is a maintenance line of the project or of some members.
@@ -95,6 +98,7 @@ package struct VersioningFindings: Equatable, Sendable {
         if let zeroMajor { text += "zero-major = \"\(zeroMajor.kind.rawValue)\"   # \(zeroMajor.why)\n" }
         if let breakingAsMinor { text += "breaking = \"minor\"   # \(breakingAsMinor)\n" }
         if let featuresAsPatches { text += "features = \"patch\"   # \(featuresAsPatches)\n" }
+        if let featuresAsMajors { text += "features = \"major\"   # \(featuresAsMajors)\n" }
         if let untypedAddsAsMinors { text += "untyped-adds = \"minor\"   # \(untypedAddsAsMinors)\n" }
         if let cadence { text += "cadence = \"\(cadence.kind.rawValue)\"   # \(cadence.why)\n" }
         return text + "\n"
@@ -162,7 +166,7 @@ package enum VersioningDetection {
         // readings of its commits below then run as on any line without one, and the walks that
         // test a minor cadence are not made (cloudnative-pg's `release-1.28`: eleven of them were
         // 6 s of init's 6.5 s).
-        if maintenance != nil, found.cadence?.kind != .yearCounter { found.cadence = nil }
+        if maintenance != nil, found.cadence?.kind.isDated != true { found.cadence = nil }
         if found.cadence?.kind == .minor {
             let run = minorRun(finals)
             let explained =
@@ -226,10 +230,20 @@ package enum VersioningDetection {
         if span != nil, !spanTyped, span?.addingCommit() != nil, found.featuresAsPatches == nil, maintenance == nil {
             found.untypedAddsAsMinors = await untypedAddsReleasedAsMinors(finals, history: history, git: git)
         }
+        // Two numbers that count (WeasyPrint's `v64.1` → `v65.0`): a fix steps the second number
+        // (a minor of the three relctl reads), a feature the first. After the readings above, which
+        // read the steps as three numbers: its untyped "Add …" subjects still say a feature.
+        if maintenance == nil, format.scheme != .calver, found.fragments?.kind.decidesLevel != true,
+            let why = twoNumberSteps(finals)
+        {
+            found.cadence = (.minor, why + ": a fix steps the second")
+            found.featuresAsMajors = why + ": a feature steps the first"
+            found.featuresAsPatches = nil
+        }
         if branch != nil {
             found.maintenance = maintenance
             // A maintenance line takes the steps its range allows, not the main line's cadence.
-            if found.maintenance != nil, found.cadence?.kind != .yearCounter { found.cadence = nil }
+            if found.maintenance != nil, found.cadence?.kind.isDated != true { found.cadence = nil }
             if found.maintenance != nil { found.mainLine = nil }
             if let line = found.maintenance {
                 found.keepsInRange = await keepsInRange(line.range, finals: finals, unmerged: unmerged, history: history, git: git)
@@ -596,6 +610,24 @@ package enum VersioningDetection {
         let span = "\(recent.last!.tag) to \(recent[0].tag)"
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        // `MAJOR.YY.M`: gopsutil names each monthly release for the year and month it ends
+        // (`v4.26.2`, tagged 2026-02-27; `v4.24.9` on 2024-10-01, the month before), read over a
+        // year of releases that span two years: a SemVer minor changes with no calendar's year.
+        let dated = Array(finals.prefix(yearMonthWindow))
+        if dated.count >= cadenceReleases, Set(dated.map(\.version.minor)).count >= 2,
+            dated.allSatisfy({ release in
+                let date = Date(timeIntervalSince1970: TimeInterval(release.date))
+                let (year, month) = (calendar.component(.year, from: date), calendar.component(.month, from: date))
+                guard let named = Int(release.version.minor), let number = Int(release.version.patch) else { return false }
+                return (named == year % 100 && (number == month || number == month - 1))
+                    || (month == 1 && number == 12 && named == (year - 1) % 100)
+            })
+        {
+            return (
+                .yearMonth,
+                "\(dated.last!.tag) to \(dated[0].tag): the major, then the year and the month each was tagged in"
+            )
+        }
         // A year counter's emergency patches (cattrs' 25.1.1, and 24.1.3 tagged in 2025) are not
         // steps of the count: the releases ending in `.0` are read.
         let counted = Array(finals.filter { $0.version.patch == "0" }.prefix(cadenceReleases))
@@ -652,6 +684,28 @@ package enum VersioningDetection {
         }
         return nil
     }
+
+    /// Whether the latest releases (the ten newest, six at least, at 1.0.0 or above) are each
+    /// tagged with two numbers, three steps or more of the nine stepping the first and some the
+    /// second (WeasyPrint's `v60.1` … `v69.0`): why, or nil. A project stepping only the first is
+    /// a major cadence; one stepping it rarely keeps SemVer's reading (pydantic's `v2.0`).
+    package static func twoNumberSteps(_ finals: [ReleaseHistory.Release]) -> String? {
+        let recent = Array(finals.prefix(cadenceWindow))
+        guard recent.count >= cadenceReleases, recent[0].version.major != "0",
+            recent.allSatisfy({ release in
+                let text = release.tag.reversed().prefix(while: { $0.isNumber || $0 == "." })
+                return text.split(separator: ".").count == 2 && text.first != "." && text.last != "."
+            })
+        else { return nil }
+        let steps = zip(recent.dropFirst(), recent)
+        let first = steps.filter { $0.version.major != $1.version.major }.count
+        guard first >= 3, first < recent.count - 1 else { return nil }
+        return "\(recent.last!.tag) to \(recent[0].tag): two numbers, \(first) of the last \(recent.count - 1) releases stepping the first"
+    }
+
+    /// How many of the latest releases the `MAJOR.YY.M` cadence reads: a year of monthly ones and one
+    /// more, so they span two years.
+    package static let yearMonthWindow = 13
 
     /// How many of the latest release steps the looser minor cadence reads (all but one minors).
     package static let cadenceWindow = 10

@@ -1,0 +1,99 @@
+import Foundation
+import RelctlTestSupport
+import RelctlTestTraits
+import Testing
+
+/// What the twenty-third out-of-sample round (session 79) found and session 80 read: each on a
+/// generated repository of the shape read wrong.
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries)
+struct OutOfSampleRound23CLITests {
+    /// A Go module tagging `releases` (version, commit date), each on its own commit.
+    static func goModule(_ releases: [(String, String)], module: String = "github.com/shirou/gopsutil/v4") throws
+        -> GitRepository
+    {
+        let repository = try GitRepository()
+        try repository.commit("Initial import", files: ["go.mod": "module \(module)\n\ngo 1.22\n"], date: "2023-01-05T10:00:00Z")
+        for (index, (version, day)) in releases.enumerated() {
+            let date = day + "T10:00:00Z"
+            try repository.commit("Fix a reading (#\(index))", files: ["cpu.go": "\(index)\n"], date: date)
+            try repository.git(
+                ["tag", "-a", "v" + version, "-m", version], environment: ["GIT_COMMITTER_DATE": date, "GIT_AUTHOR_DATE": date])
+        }
+        return repository
+    }
+
+    /// gopsutil's `vMAJOR.YY.MM`: each monthly release named for the year and the month it ends
+    /// (`v4.26.2` tagged 2026-02-27; `v4.24.9` on 2024-10-01, the month before). relctl read them
+    /// as SemVer and proposed `4.27.0` for a feat in March 2026 (4 points of round 23). `init`
+    /// writes `cadence = "year-month"` from a year of releases that span two years; the next
+    /// release is the major, then the year and month of the commit released, a feat or not.
+    @Test func majorYearMonthVersions() throws {
+        var releases = [("4.24.12", "2024-12-31")]
+        releases += (1...12).map { month in ("4.25.\(month)", String(format: "2025-%02d-28", month)) }
+        releases[9] = ("4.25.9", "2025-10-01")
+        let repository = try Self.goModule(releases)
+        try repository.commit("feat: read the sensors (#99)", files: ["sensors.go": "s\n"], date: "2026-01-20T10:00:00Z")
+        let config = try VersionIntentCLITests.initialise(repository)
+        #expect(config.contains("cadence = \"year-month\""), "\(config)")
+        let (result, next) = try VersionIntentCLITests.bump(repository)
+        #expect(next == "4.26.1", "\(result)")
+        let planned = try MemberPlanDocument.run(in: repository.url).members.first
+        #expect(planned?.next == "4.26.1" && planned?.tag == "v4.26.1", "\(String(describing: planned))")
+
+        // A second release in a month the latest already names is its next patch.
+        try repository.git(["tag", "-a", "v4.26.1", "-m", "4.26.1"], environment: ["GIT_COMMITTER_DATE": "2026-01-21T10:00:00Z"])
+        try repository.commit("Fix the sensors (#100)", files: ["sensors.go": "t\n"], date: "2026-01-25T10:00:00Z")
+        #expect(try VersionIntentCLITests.bump(repository).1 == "4.26.2")
+    }
+
+    /// A SemVer project at minor 25 in 2025 whose monthly patches happen to match their months
+    /// (`v1.25.1` in January … `v1.25.6` in June) keeps SemVer: the releases do not span two years.
+    @Test func monthlyPatchesOfOneYearAreNoCalendar() throws {
+        let releases = (1...6).map { month in ("1.25.\(month)", String(format: "2025-%02d-15", month)) }
+        let repository = try Self.goModule(releases, module: "example.com/tool")
+        try repository.commit("feat: a flag (#9)", files: ["flag.go": "f\n"], date: "2025-09-20T10:00:00Z")
+        let config = try VersionIntentCLITests.initialise(repository)
+        #expect(!config.contains("year-month"), "\(config)")
+        #expect(try VersionIntentCLITests.bump(repository).1 == "1.26.0")
+    }
+
+    /// A Python project tagging `versions` (two numbers each), one commit a release.
+    static func twoNumberProject(_ versions: [String]) throws -> GitRepository {
+        let repository = try GitRepository()
+        for version in versions {
+            try repository.commit(
+                "Version \(version)", files: ["pyproject.toml": "[project]\nname = \"weasyprint\"\nversion = \"\(version)\"\n"])
+            try repository.git("tag", "v" + version)
+        }
+        return repository
+    }
+
+    /// WeasyPrint's two-number versions (`v64.1` → `v65.0`): a release of fixes steps the second
+    /// number, one with features the first. relctl read `v64.1` as 64.1.0 and proposed 64.1.1 for
+    /// fixes and 64.2.0 for a feature (7 points of round 23). `init` writes `features = "major"`
+    /// and `cadence = "minor"` where the ten newest releases have two numbers and three or more
+    /// of their steps stepped the first; the tag keeps three numbers (the contract: a two-number
+    /// version is read, never written).
+    @Test func twoNumbersThatCount() throws {
+        let versions = ["60.0", "60.1", "61.0", "61.1", "61.2", "62.0", "62.1", "63.0", "64.0", "64.1"]
+        let repository = try Self.twoNumberProject(versions)
+        try repository.commit("fix: the flex layout", files: ["flex.py": "1\n"])
+        let config = try VersionIntentCLITests.initialise(repository)
+        #expect(config.contains("features = \"major\""), "\(config)")
+        #expect(config.contains("cadence = \"minor\""), "\(config)")
+        #expect(try VersionIntentCLITests.bump(repository).1 == "64.2.0")
+        try repository.commit("feat: page groups", files: ["pages.py": "1\n"])
+        #expect(try VersionIntentCLITests.bump(repository).1 == "65.0.0")
+    }
+
+    /// Two numbers whose first rarely steps (`v1.1` … `v1.8`, `v2.0`, `v2.1`) keep SemVer's
+    /// reading: a feat is a minor.
+    @Test func twoNumbersWithRareMajorsKeepSemVer() throws {
+        let versions = ["1.1", "1.2", "1.3", "1.4", "1.5", "1.6", "1.7", "1.8", "2.0", "2.1"]
+        let repository = try Self.twoNumberProject(versions)
+        try repository.commit("feat: a new option", files: ["option.py": "1\n"])
+        let config = try VersionIntentCLITests.initialise(repository)
+        #expect(!config.contains("features = \"major\""), "\(config)")
+        #expect(try VersionIntentCLITests.bump(repository).1 == "2.2.0")
+    }
+}
