@@ -96,4 +96,49 @@ struct OutOfSampleRound23CLITests {
         #expect(!config.contains("features = \"major\""), "\(config)")
         #expect(try VersionIntentCLITests.bump(repository).1 == "2.2.0")
     }
+
+    /// molecule's `YY.M.P`, some tagged at the end of the month before the one they name
+    /// (`v25.3.0` of 2025-02-18, `v25.11.0` of 2025-10-30): only the tag's month and the two
+    /// before it were read as dated, so half the newest releases looked like SemVer and a fix in
+    /// December gave 25.11.1 (2 points of round 22). The month after counts too: 25.12.0.
+    @Test func calendarReleasesTaggedTheMonthBefore() throws {
+        let releases = [
+            ("24.12.0", "2024-12-05"), ("25.1.0", "2025-01-21"), ("25.2.0", "2025-01-28"), ("25.3.0", "2025-02-18"),
+            ("25.3.1", "2025-02-19"), ("25.4.0", "2025-03-31"), ("25.5.0", "2025-05-26"), ("25.6.0", "2025-06-15"),
+            ("25.7.0", "2025-07-28"), ("25.11.0", "2025-10-30"),
+        ]
+        let repository = try GitRepository()
+        for (version, day) in releases {
+            let date = day + "T10:00:00Z"
+            try repository.commit(
+                "Release \(version)", files: ["pyproject.toml": "[project]\nname = \"molecule\"\ndynamic = [\"version\"]\n", "log.txt": version],
+                date: date)
+            try repository.git(["tag", "v" + version], environment: ["GIT_COMMITTER_DATE": date])
+        }
+        try repository.commit("Fix the driver", files: ["driver.py": "1\n"], date: "2025-12-10T10:00:00Z")
+        let config = try VersionIntentCLITests.initialise(repository)
+        #expect(config.contains("version-scheme = \"calver\""), "\(config)")
+        #expect(try VersionIntentCLITests.bump(repository).1 == "25.12.0")
+    }
+
+    /// chroma's `cmd/chroma` is a Go module of its own, never tagged, that the root's GoReleaser
+    /// builds and ships with every `v2.x` release: init excluded it as another module's code, so
+    /// a change made there gave nothing to release (2 points of round 22). Kept in the root's changes;
+    /// an untagged module nothing releases (`cmd/server`) is still excluded.
+    @Test func aModuleTheRootsGoReleaserBuildsIsTheRootsCode() throws {
+        let repository = try GitRepository()
+        try repository.commit(
+            "chore: start",
+            files: [
+                "go.mod": "module github.com/alecthomas/chroma/v2\n\ngo 1.22\n", "lexer.go": "package chroma\n",
+                "cmd/chroma/go.mod": "module github.com/alecthomas/chroma/v2/cmd/chroma\n", "cmd/chroma/main.go": "package main\n",
+                "cmd/server/go.mod": "module github.com/alecthomas/chroma/v2/cmd/server\n", "cmd/server/main.go": "package main\n",
+                ".goreleaser.yml": "project_name: chroma\nbuilds:\n  - goos:\n      - linux\n    dir: ./cmd/chroma\n    main: .\n    binary: chroma\n",
+            ])
+        try repository.git("tag", "v2.22.0")
+        try repository.commit("feat: a style flag", files: ["cmd/chroma/main.go": "package main // flag\n"])
+        let config = try VersionIntentCLITests.initialise(repository)
+        #expect(config.contains("cmd/server/**") && !config.contains("cmd/chroma/**"), "\(config)")
+        #expect(try VersionIntentCLITests.bump(repository).1 == "2.23.0")
+    }
 }

@@ -63,6 +63,7 @@ package enum NestedGoModules {
         var own: [(folder: String, why: String)] = []
         var lockstep: [String] = []
         let replaced = locallyReplaced(root: root)
+        let built = releaserBuilds(root: root)
         for folder in folders(root: root) where !own.contains(where: { folder.hasPrefix($0.folder + "/") }) {
             if let latest, tags.contains("\(folder)/v\(latest)") {
                 lockstep.append(folder)
@@ -73,9 +74,28 @@ package enum NestedGoModules {
             // root's release (external-secrets' 61 `replace … => ./providers/v1/…`): its commits
             // are the root's changes.
             if !released, replaced.contains(folder) { continue }
+            // An untagged module the root's GoReleaser builds (chroma's `dir: ./cmd/chroma`) is
+            // shipped by the root's release: its commits are the root's changes.
+            if !released, built.contains(where: { $0 == folder || $0.hasPrefix(folder + "/") }) { continue }
             own.append((folder, released ? "tagged \(folder)/vX.Y.Z" : "untagged"))
         }
         return (own, lockstep)
+    }
+
+    /// The folders GoReleaser's configuration at the root builds from (`dir: ./cmd/chroma`, or
+    /// `main: ./cmd/tool` with no `dir`), relative to the root, without `./` or a trailing `/`.
+    static func releaserBuilds(root: URL) -> Set<String> {
+        var folders: Set<String> = []
+        for name in [".goreleaser.yml", ".goreleaser.yaml", "goreleaser.yml", "goreleaser.yaml"] {
+            guard let data = (try? ProjectFile.open(name, in: root))?.data(limit: 1 << 20), case .whole(let bytes) = data
+            else { continue }
+            for match in TextFile.decode(bytes).matches(of: #/(?m)^\s*-?\s*(?:dir|main):\s*["']?\.?\/?([A-Za-z0-9_./-]+?)\/?["']?\s*$/#) {
+                var folder = String(match.1)
+                if folder.hasSuffix(".go") { folder = String(folder.split(separator: "/").dropLast().joined(separator: "/")) }
+                if !folder.isEmpty, folder != ".", !folder.split(separator: "/").contains("..") { folders.insert(folder) }
+            }
+        }
+        return folders
     }
 
     /// The folders the root's go.mod `replace` directives point at (`=> ./apis`), relative to

@@ -305,9 +305,10 @@ package struct TagHistory {
         return zip(months, months.dropFirst()).contains { $1 - $0 > 1 }
     }
 
-    /// `YY.M.P` whose year is the year the tag was made in and whose month is that month or one
-    /// of the two before it (a release prepared in July and tagged in August): Twisted's
-    /// `twisted-24.7.0` of 2024-08-08. False for a tag without a date.
+    /// `YY.M.P` named after the month the tag was made in, one of the two before it (a release
+    /// prepared in July and tagged in August: Twisted's `twisted-24.7.0` of 2024-08-08) or the
+    /// one after it (a release made at a month's end for the next: molecule's `v25.3.0` of
+    /// 2025-02-18, `v25.2.0` of 2025-01-28), across a year's end too. False for a tag without a date.
     package static func isMonthDated(_ release: Release) -> Bool {
         guard release.date > 0, let year = Int(release.version.major), let month = Int(release.version.minor),
             release.version.major.count == 2, (1...12).contains(month)
@@ -316,7 +317,8 @@ package struct TagHistory {
         calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
         let date = Date(timeIntervalSince1970: TimeInterval(release.date))
         let (taggedYear, taggedMonth) = (calendar.component(.year, from: date), calendar.component(.month, from: date))
-        return taggedYear % 100 == year && (taggedMonth - 2...taggedMonth).contains(month)
+        let (named, tagged) = (year * 12 + month, (taggedYear % 100) * 12 + taggedMonth)
+        return (tagged - 2...tagged + 1).contains(named)
     }
 
     /// A calendar-shaped version: zero padding SemVer refuses (`2026.07.22`, `25.07`), a year as the
