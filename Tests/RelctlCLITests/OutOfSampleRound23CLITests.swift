@@ -141,4 +141,82 @@ struct OutOfSampleRound23CLITests {
         #expect(config.contains("cmd/server/**") && !config.contains("cmd/chroma/**"), "\(config)")
         #expect(try VersionIntentCLITests.bump(repository).1 == "2.23.0")
     }
+
+    /// pybind11's `v2.13` backported a `feat(types)` and wrote `Version 2.13.1` ahead in
+    /// docs/changelog.rst, listing it under New Features; `plan` refused the line's first patch
+    /// (exit 1: the feat calls for 2.14.0). The section written ahead names a version inside the
+    /// range: that version, with the commit that called for more said.
+    @Test func aChangelogNamingAVersionInsideTheRangeIsTheMaintainersWord() throws {
+        let repository = try GitRepository()
+        func changelog(_ sections: [String]) -> String {
+            "Changelog\n#########\n\n" + sections.map { "\($0)\n" + String(repeating: "-", count: $0.count) + "\n\n* A change.\n\n" }.joined()
+        }
+        let pyproject = "[project]\nname = \"pybind11\"\ndynamic = [\"version\"]\n"
+        try repository.commit(
+            "chore: start", files: ["pyproject.toml": pyproject, "pybind11/_version.py": "__version__ = \"2.12.0\"\n",
+                "docs/changelog.rst": changelog(["Version 2.12.0 (March 27, 2024)"])])
+        try repository.git("tag", "v2.12.0")
+        try repository.commit(
+            "chore: bump to 2.13.0", files: ["pybind11/_version.py": "__version__ = \"2.13.0\"\n",
+                "docs/changelog.rst": changelog(["Version 2.13.0 (June 25, 2024)", "Version 2.12.0 (March 27, 2024)"])])
+        try repository.git("tag", "v2.13.0")
+        try repository.git("checkout", "-q", "-b", "v2.13")
+        try repository.commit("feat(types): add support for Typing.Callable (#5202)", files: ["pybind11/typing.h": "1\n"])
+        try repository.commit(
+            "docs: prepare for 2.13.1 (#5203)",
+            files: ["docs/changelog.rst": changelog(["Version 2.13.1 (June 26, 2024)", "Version 2.13.0 (June 25, 2024)", "Version 2.12.0 (March 27, 2024)"])])
+        let config = try VersionIntentCLITests.initialise(repository)
+        #expect(config.contains("range = \"2.13.x\"") && config.contains("changelog = \"docs/changelog.rst\""), "\(config)")
+        let result = try relctl(["plan"], in: repository.url)
+        #expect(result.status == 0 && result.stdout.contains("2.13.1"), "\(result)")
+        #expect(result.stderr.contains("names 2.13.1") && result.stderr.contains("Typing.Callable"), "\(result)")
+    }
+
+    /// furo dates its calendar versions by its maintainer's clock: `Update changelog` at
+    /// `2023-08-19 00:24 +0100` was released as `2023.08.19`, still the 18th in UTC (1 point of
+    /// round 22). The commit's own offset decides.
+    @Test func aCalendarDateIsTheCommittersDay() throws {
+        let repository = try GitRepository()
+        try repository.commit(
+            "Prepare release", files: ["pyproject.toml": "[project]\nname = \"furo\"\nversion = \"2023.08.17\"\n"],
+            date: "2023-08-17T10:00:00Z")
+        try repository.git(["tag", "2023.08.17"], environment: ["GIT_COMMITTER_DATE": "2023-08-17T10:00:00Z"])
+        try repository.git("tag", "2023.07.05")
+        try repository.commit("Update changelog", files: ["CHANGELOG.md": "x\n"], date: "2023-08-19T00:24:45+01:00")
+        let config = try VersionIntentCLITests.initialise(repository)
+        #expect(config.contains("version-scheme = \"calver\""), "\(config)")
+        #expect(try VersionIntentCLITests.bump(repository).1 == "2023.08.19")
+    }
+
+    /// A changelog section written ahead whose entries are all under `### Fixed` is the
+    /// maintainers' word on the size: a minor cadence (serde_with, a minor five times, released
+    /// 3.14.1) and `untyped-adds` (river's "Add 30s timeout …", listed under Fixed, released as
+    /// 0.37.1) do not lift it to a minor; an `### Added` entry still does (1 point each, rounds 22
+    /// and 23).
+    @Test func aChangelogStatingAPatchOutweighsHabits() throws {
+        for key in ["cadence = \"minor\"", "untyped-adds = \"minor\""] {
+            let repository = try GitRepository()
+            let config =
+                "[project]\nname = \"lib\"\ntag-format = \"v{version}\"\n\n[versioning]\nchangelog = \"CHANGELOG.md\"\n\(key)\n"
+            try repository.commit(
+                "chore: start", files: ["relctl.toml": config, "CHANGELOG.md": "# Changelog\n\n## [3.14.0] - 2025-06-01\n\n### Added\n\n- Things.\n"])
+            try repository.git("tag", "v3.14.0")
+            try repository.commit(
+                "Add 30s timeout to the enqueuer's insert (#1251)",
+                files: [
+                    "enqueuer.go": "1\n",
+                    "CHANGELOG.md":
+                        "# Changelog\n\n## [Unreleased]\n\n### Fixed\n\n- Wrap the enqueuer's insert in a 30-second timeout.\n\n## [3.14.0] - 2025-06-01\n\n### Added\n\n- Things.\n",
+                ])
+            let (result, next) = try VersionIntentCLITests.bump(repository)
+            #expect(next == "3.14.1", "\(key): \(result)")
+            try repository.commit(
+                "docs: note the flag",
+                files: [
+                    "CHANGELOG.md":
+                        "# Changelog\n\n## [Unreleased]\n\n### Added\n\n- A flag.\n\n### Fixed\n\n- Wrap the enqueuer's insert in a 30-second timeout.\n\n## [3.14.0] - 2025-06-01\n\n### Added\n\n- Things.\n"
+                ])
+            #expect(try VersionIntentCLITests.bump(repository).1 == "3.15.0", "\(key)")
+        }
+    }
 }

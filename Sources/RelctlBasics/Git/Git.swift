@@ -166,6 +166,21 @@ public struct Git: Sendable {
         return Int(text) ?? 0
     }
 
+    /// The committer's wall clock when `ref` was committed, as seconds that read as UTC: the
+    /// commit time moved by the committer's own offset (`00:24 +0100` is 00:24, not 23:24 the day
+    /// before), so a calendar version names the day its maintainer saw (furo's `2023.08.19`).
+    package func committerLocalTime(of ref: String) async throws -> Int {
+        let text = try await run(["log", "-1", "--no-show-signature", "--format=%ct %ci", try await commit(of: ref), "--"])
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let parts = text.split(separator: " ")
+        guard let time = parts.first.flatMap({ Int($0) }) else { return 0 }
+        // `%ci` is `2023-08-19 00:24:45 +0100`: the offset is its last word.
+        guard parts.count == 4, let zone = parts.last, zone.count == 5, let sign = zone.first, sign == "+" || sign == "-",
+            let hours = Int(zone.dropFirst().prefix(2)), let minutes = Int(zone.suffix(2))
+        else { return time }
+        return time + (sign == "-" ? -1 : 1) * (hours * 3600 + minutes * 60)
+    }
+
     /// True if the ref exists as a local tag.
     public func localTagExists(_ tag: String) async -> Bool {
         (try? await runUnchecked(["rev-parse", "--verify", "--quiet", "refs/tags/\(tag)"]))?.succeeded ?? false

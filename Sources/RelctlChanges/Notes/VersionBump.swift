@@ -111,13 +111,22 @@ public struct VersionBump: Sendable, Equatable {
         var (level, commitCount) = collector.finish(untypedAdds: untypedAdds)
         // What the project recorded beside its commits (`[versioning]`): the highest of both.
         var intentNotes: [String] = []
-        if untypedAdds, level == .minor, collector.finish().level < .minor, let adding = collector.addingCommit() {
-            intentNotes.append(
-                "commit \(adding.name.prefix(12)) (\(Console.printable(adding.subject))) adds something: a minor ([versioning] untyped-adds = \"minor\")")
-        }
         // The changelog's newest section, written ahead of the release (`[versioning] changelog`).
         let changelog =
             commitCount > 0 ? try last.flatMap { try ChangelogIntent.read(config: config, latest: $0.version) } : nil
+        if untypedAdds, level == .minor, collector.finish().level < .minor, let adding = collector.addingCommit() {
+            // A section written ahead stating a patch (`### Fixed` alone) is the maintainers' word
+            // on that subject: river's "Add 30s timeout to PeriodicJobEnqueuer insertBatch" was
+            // listed under Fixed and released as 0.37.1.
+            if case .level(let stated)? = changelog?.finding, stated < .minor, let changelog {
+                level = collector.finish().level
+                intentNotes.append(
+                    "commit \(adding.name.prefix(12)) (\(Console.printable(adding.subject))) adds something, but \(changelog.file):\(changelog.line) lists the pending changes under `\(changelog.heading)`: a \(stated.rawValue), not untyped-adds' minor")
+            } else {
+                intentNotes.append(
+                    "commit \(adding.name.prefix(12)) (\(Console.printable(adding.subject))) adds something: a minor ([versioning] untyped-adds = \"minor\")")
+            }
+        }
         let intent = try intendedLevel(
             level, config: config, base: last?.version, rule: rule, commits: commitCount, changelog: changelog,
             notes: &intentNotes)
@@ -176,6 +185,21 @@ public struct VersionBump: Sendable, Equatable {
                     break
                 }
             }
+            // A changelog section written ahead naming a version inside the range is the
+            // maintainers' word on a backported feat (pybind11's `v2.13`: `Version 2.13.1` lists
+            // the `feat(types)` of #5202 under New Features): that version, not a refusal.
+            if !range.contains(next), let last, !last.version.isPrerelease, let changelog,
+                case .version(let named) = changelog.finding, range.contains(named), last.version < named,
+                !named.isPrerelease, history.taken(named) == nil
+            {
+                let asking = collector.raisingCommit(at: level).map {
+                    "commit \($0.name.prefix(12)) (\(Console.printable($0.subject))) calls for a \(level.rawValue)"
+                }
+                kept =
+                    "\(changelog.file):\(changelog.line) `\(changelog.heading)` names \(named), inside \(range) on `\(rule?.name ?? "")`: the maintainers' word, though \(asking ?? "the changes call for a \(level.rawValue)")"
+                level = named.minor != last.version.minor || named.major != last.version.major ? .minor : .patch
+                next = named
+            }
             bump = VersionBump(
                 previousTag: last?.tag, current: last?.version, next: next,
                 level: last?.version.isPrerelease == true ? .prerelease : level, commitCount: commitCount)
@@ -186,19 +210,19 @@ public struct VersionBump: Sendable, Equatable {
                     commit: raising.name, subject: raising.subject)
             }
         } else if config.versioning.cadence == .yearCounter {
-            let time = try await git.committerTime(of: targetCommit)
+            let time = try await git.committerLocalTime(of: targetCommit)
             let next = yearCounterNext(after: last?.version, commitTime: time, history: history)
             bump = VersionBump(
                 previousTag: last?.tag, current: last?.version, next: next, level: .minor, commitCount: commitCount)
         } else if config.versioning.cadence == .yearMonth {
-            let time = try await git.committerTime(of: targetCommit)
+            let time = try await git.committerLocalTime(of: targetCommit)
             let next = yearMonthNext(after: last?.version, commitTime: time, newMajor: level == .major)
             let stepped: Level =
                 last.map { next.major != $0.version.major ? .major : next.minor != $0.version.minor ? .minor : .patch } ?? level
             bump = VersionBump(
                 previousTag: last?.tag, current: last?.version, next: next, level: stepped, commitCount: commitCount)
         } else if format.scheme == .calver {
-            let time = try await git.committerTime(of: targetCommit)
+            let time = try await git.committerLocalTime(of: targetCommit)
             var next = calendarNext(after: last?.version, commitTime: time, spelling: format.calendarSpelling)
             // A calendar prerelease names the release it prepares, not the day its final is made:
             // twisted tags `twisted-22.1.0rc1` in January and, after a few fixes, 22.1.0 in
@@ -922,6 +946,9 @@ public struct VersionBump: Sendable, Equatable {
         // Nor does it override changesets naming the package: `changeset version` makes the version
         // they say (stylelint, a minor five times, released its `patch` changesets as 17.9.1).
         if namedByChangesets { onLine = false }
+        // Nor a section written ahead with entries whose headings state the level: serde_with, a
+        // minor five times, listed one change under `### Fixed` and released 3.14.1.
+        if commits > 0, case .level? = changelog?.finding { onLine = false }
         if onLine, let cadence = config.versioning.cadence, !cadence.isDated {
             let floor: Level = cadence == .major ? .major : .minor
             // Below 1.0.0 a major level is a minor step (`next`): a major cadence means 1.0.0.
