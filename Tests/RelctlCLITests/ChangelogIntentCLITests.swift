@@ -67,12 +67,13 @@ struct ChangelogIntentCLITests {
             "v0.7.2",
             files: [
                 "pyproject.toml": "[project]\nname = \"frob\"\nversion = \"0.7.2\"\n", "relctl.toml": config(""),
-                "CHANGES.md": changes,
+                "CHANGES.md": "# v0.7.2\n\n- Old.\n",
             ])
         try repository.git("tag", "-a", "v0.7.2", "-m", "v0.7.2")
         let plan = try MemberPlanDocument.run(in: repository.url).members.first
         #expect(plan?.next == nil && plan?.reason == "none", "no commits, no release: \(String(describing: plan))")
-        try repository.commit("Rework the API", files: ["src/a.py": "a\n"])
+        // The section is written after the release (one standing as it stood then says nothing).
+        try repository.commit("Rework the API", files: ["src/a.py": "a\n", "CHANGES.md": changes])
         #expect(try Self.bump(repository).1 == "0.8.0", "a breaking section below 1.0.0 is a minor")
         try repository.commit(
             "Use the cargo rule",

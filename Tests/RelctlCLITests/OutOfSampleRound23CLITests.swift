@@ -219,4 +219,28 @@ struct OutOfSampleRound23CLITests {
             #expect(try VersionIntentCLITests.bump(repository).1 == "3.15.0", "\(key)")
         }
     }
+
+    /// salvo added a Keep a Changelog skeleton (`### Added` / `- Changelog established for
+    /// upcoming releases.`) and never wrote to it: relctl read a minor at each of four patch
+    /// releases it outlived (round 23). A pending section standing as it stood at the latest
+    /// release says nothing; one written to since is read as before.
+    @Test func aPendingSectionUnchangedSinceTheReleaseSaysNothing() throws {
+        let repository = try GitRepository()
+        let skeleton = "# Changelog\n\n## [Unreleased]\n\n### Added\n\n- Changelog established for upcoming releases.\n\n### Fixed\n\n- None yet.\n"
+        try repository.commit(
+            "chore: start",
+            files: [
+                "relctl.toml": "[project]\nname = \"salvo\"\ntag-format = \"v{version}\"\n\n[versioning]\nchangelog = \"CHANGELOG.md\"\n",
+                "CHANGELOG.md": skeleton,
+            ])
+        try repository.git("tag", "v0.95.0")
+        try repository.commit("fix(core): a panic on empty bodies", files: ["core.rs": "1\n"])
+        let (result, next) = try VersionIntentCLITests.bump(repository)
+        #expect(next == "0.95.1", "\(result)")
+        #expect(result.stderr.contains("stands as it did at v0.95.0"), "\(result)")
+        try repository.commit(
+            "docs: note the OpenAPI support",
+            files: ["CHANGELOG.md": skeleton.replacingOccurrences(of: "releases.\n", with: "releases.\n- OpenAPI 3.2 documents.\n")])
+        #expect(try VersionIntentCLITests.bump(repository).1 == "0.96.0")
+    }
 }

@@ -181,6 +181,18 @@ package struct ChangelogIntent: Sendable, Equatable {
             section: top.text)
     }
 
+    /// The lines of the pending section `intent` was read from in `text` (its heading to the
+    /// section's end), for telling whether it changed since a release; nil when it is not found.
+    package static func pendingText(of intent: ChangelogIntent, in text: String, names: Set<String> = []) -> String? {
+        let lines = text.fileLines.map(String.init)
+        let document = ChangelogDocument(lines: lines, format: ChangelogDocument.Format(path: intent.file), names: names)
+        guard let top = document.headings.last(where: { $0.line < intent.line && $0.text == intent.section }) else {
+            return nil
+        }
+        let end = unreleasedEnd(of: top, in: document, releaseLevel: usualReleaseLevel(document))
+        return lines[top.line..<max(top.line, min(end, lines.count))].joined(separator: "\n")
+    }
+
     /// Whether the released sections show a subsection titled `title` shipping in minors: of the
     /// newest `releases` release headings, at least five holding such a subsection, four released
     /// as minors for each released as a patch (Python-Markdown's `Changed`: nine minors, none of

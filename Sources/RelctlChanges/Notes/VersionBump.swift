@@ -112,8 +112,17 @@ public struct VersionBump: Sendable, Equatable {
         // What the project recorded beside its commits (`[versioning]`): the highest of both.
         var intentNotes: [String] = []
         // The changelog's newest section, written ahead of the release (`[versioning] changelog`).
-        let changelog =
+        var changelog =
             commitCount > 0 ? try last.flatMap { try ChangelogIntent.read(config: config, latest: $0.version) } : nil
+        // A pending section standing as it stood at the latest release says nothing of the next:
+        // salvo's skeleton (`### Added` / `- Changelog established for upcoming releases.`) was
+        // read as a minor at each of four patches it outlived.
+        if case .level? = changelog?.finding, let found = changelog, let last,
+            let stale = await unchangedSince(last, changelog: found, config: config, git: git)
+        {
+            intentNotes.append(stale)
+            changelog = nil
+        }
         if untypedAdds, level == .minor, collector.finish().level < .minor, let adding = collector.addingCommit() {
             // A section written ahead stating a patch (`### Fixed` alone) is the maintainers' word
             // on that subject: river's "Add 30s timeout to PeriodicJobEnqueuer insertBatch" was
@@ -988,6 +997,27 @@ public struct VersionBump: Sendable, Equatable {
             notes.append("go.mod's module path `\(module.path)` names major \(next): the next release is \(next).0.0")
             level = .major
         }
+    }
+
+    /// Why the changelog's pending section says nothing of the next release when its text stands
+    /// as it did at `release` (nothing written to it since); nil when it changed or cannot be read.
+    static func unchangedSince(
+        _ release: ReleaseHistory.Release, changelog: ChangelogIntent, config: RelctlConfig, git: Git
+    ) async -> String? {
+        guard let path = config.versioning.changelog else { return nil }
+        let root = config.repositoryRoot ?? config.root
+        let location = config.resolve(path).standardizedFileURL.path
+        // `git cat-file` reads `REV:./path` from git's own folder.
+        let folder = git.directory.standardizedFileURL.path
+        guard location.hasPrefix(folder + "/") else { return nil }
+        let relative = String(location.dropFirst(folder.count + 1))
+        let names: Set<String> = [config.project.name.lowercased()]
+        guard let current = try? ProjectFile.open(location, in: root, what: "[versioning] changelog", shown: path).text(),
+            let now = ChangelogIntent.pendingText(of: changelog, in: current, names: names),
+            let old = await git.fileText(relative, at: release.commit),
+            old.contains(now)
+        else { return nil }
+        return "\(changelog.file):\(changelog.line) `\(changelog.heading)` stands as it did at \(release.tag): nothing written since, so it says nothing of the next release"
     }
 
     /// `MAJOR.YY.M` (`[versioning] cadence = "year-month"`): the latest release's major (one above
