@@ -243,4 +243,25 @@ struct OutOfSampleRound23CLITests {
             files: ["CHANGELOG.md": skeleton.replacingOccurrences(of: "releases.\n", with: "releases.\n- OpenAPI 3.2 documents.\n")])
         #expect(try VersionIntentCLITests.bump(repository).1 == "0.96.0")
     }
+
+    /// svcs (like attrs and structlog) says in its changelog that "the first number of the version
+    /// is the year" and "the second number is incremented with each release, starting at 1 for
+    /// each year"; its 23.1.0 … 23.21.0 all fall in 2023, too few years for the tags alone, so
+    /// init wrote a minor cadence and a breaking change gave 24.0.0 (2 points of round 23). The
+    /// project's words write `cadence = "year-counter"`.
+    @Test func aYearCounterTheChangelogStates() throws {
+        let repository = try GitRepository()
+        let header =
+            "# Changelog\n\nThis project adheres to [Calendar Versioning](https://calver.org/).\n\nThe **first number** of the version is the year.\nThe **second number** is incremented with each release, starting at 1 for each year.\n\n<!-- changelog follows -->\n"
+        for counter in 1...6 {
+            let date = String(format: "2023-%02d-10T10:00:00Z", counter * 2)
+            try repository.commit(
+                "Prepare 23.\(counter).0", files: ["CHANGELOG.md": header, "svcs.py": "\(counter)\n"], date: date)
+            try repository.git(["tag", "23.\(counter).0"], environment: ["GIT_COMMITTER_DATE": date])
+        }
+        try repository.commit("feat!: drop Python 3.7", files: ["svcs.py": "x\n"], date: "2023-12-20T10:00:00Z")
+        let config = try VersionIntentCLITests.initialise(repository)
+        #expect(config.contains("cadence = \"year-counter\"") && config.contains("CHANGELOG.md:5"), "\(config)")
+        #expect(try VersionIntentCLITests.bump(repository).1 == "23.7.0")
+    }
 }

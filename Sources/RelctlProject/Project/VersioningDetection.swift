@@ -150,6 +150,14 @@ package enum VersioningDetection {
         {
             found.cadence = all
         }
+        // The project's own words (hynek's svcs, attrs, structlog: "The **first number** of the
+        // version is the year. The **second number** is incremented with each release, starting
+        // at 1 for each year.") say it before two years of tags can: svcs' 23.1.0 … 23.21.0 of 2023.
+        if found.cadence?.kind.isDated != true, format.scheme != .calver, let latest = finals.first,
+            let said = yearCounterStated(root: root, latest: latest)
+        {
+            found.cadence = (.yearCounter, said)
+        }
         // Typed commits that explain the minors make the cadence needless, unless the run of minors
         // is long enough to be the project's rule (otelhttp: v0.47.0 … v0.61.0, no patch in two
         // years, while its `feat` subjects explained the last steps and a fix-only range got a patch).
@@ -701,6 +709,30 @@ package enum VersioningDetection {
         let first = steps.filter { $0.version.major != $1.version.major }.count
         guard first >= 3, first < recent.count - 1 else { return nil }
         return "\(recent.last!.tag) to \(recent[0].tag): two numbers, \(first) of the last \(recent.count - 1) releases stepping the first"
+    }
+
+    /// Where the changelog or README says the first number of a version is the year and the
+    /// second counts the year's releases, and the latest release's first number is the year it
+    /// was tagged in (two or four digits): that line, as why; nil otherwise. The first 200 lines
+    /// of each file are read.
+    static func yearCounterStated(root: URL, latest: ReleaseHistory.Release) -> String? {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let year = calendar.component(.year, from: Date(timeIntervalSince1970: TimeInterval(latest.date)))
+        guard latest.date > 0, latest.version.major == String(year % 100) || latest.version.major == String(year) else {
+            return nil
+        }
+        for name in ["CHANGELOG.md", "CHANGELOG.rst", "NEWS.md", "NEWS.rst", "README.md", "README.rst"] {
+            guard let file = try? ProjectFile.open(name, in: root), file.isRegularFile,
+                let data = file.data(limit: 1 << 20), case .whole(let bytes) = data
+            else { continue }
+            let lines = TextFile.decode(bytes).fileLines.prefix(200).map { $0.replacingOccurrences(of: "*", with: "").lowercased() }
+            guard let first = lines.firstIndex(where: { $0.contains("first number") && $0.contains("year") }),
+                lines.contains(where: { $0.contains("second number") && $0.contains("increment") && $0.contains("release") })
+            else { continue }
+            return "\(name):\(first + 1) says the first number is the year and the second counts the year's releases"
+        }
+        return nil
     }
 
     /// How many of the latest releases the `MAJOR.YY.M` cadence reads: a year of monthly ones and one
