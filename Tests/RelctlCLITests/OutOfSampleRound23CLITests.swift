@@ -264,4 +264,28 @@ struct OutOfSampleRound23CLITests {
         #expect(config.contains("cadence = \"year-counter\"") && config.contains("CHANGELOG.md:5"), "\(config)")
         #expect(try VersionIntentCLITests.bump(repository).1 == "23.7.0")
     }
+
+    /// styled-components publishes snapshots (`changeset version --snapshot prerelease`) and tags
+    /// them (`styled-components@6.4.2-prerelease-20260516150535`); on its `6.x` branch relctl took
+    /// the snapshot for a prerelease line and proposed `….1` (1 point of round 22). Out of
+    /// changesets' pre mode the next release is the final, on a branch line as on `main`.
+    @Test func aChangesetsSnapshotIsNoLineOnABranch() throws {
+        let repository = try GitRepository()
+        let config =
+            "[project]\nname = \"styled-components\"\ntag-format = \"{project}@{version}\"\n\n[[version]]\npath = \"package.json\"\n\n[versioning]\nfragments = \"changesets\"\n\n[[branch]]\nname = \"6.x\"\nrange = \"6.x\"\n"
+        try repository.commit(
+            "Version Packages",
+            files: [
+                "relctl.toml": config, ".changeset/config.json": "{}\n",
+                "package.json": "{\n  \"name\": \"styled-components\",\n  \"version\": \"6.4.1\"\n}\n",
+            ])
+        try repository.git("tag", "styled-components@6.4.1")
+        try repository.git("checkout", "-q", "-b", "6.x")
+        try repository.commit(
+            "fix: jsx prop intellisense",
+            files: [".changeset/fix-jsx.md": "---\n\"styled-components\": patch\n---\n\nFix the jsx prop.\n", "index.js": "1\n"])
+        try repository.git("tag", "styled-components@6.4.2-prerelease-20260516150535")
+        let (result, next) = try VersionIntentCLITests.bump(repository)
+        #expect(next == "6.4.2", "\(result)")
+    }
 }

@@ -164,6 +164,21 @@ public struct VersionBump: Sendable, Equatable {
                 commitCount: commitCount)
         } else if case .maintenance(let range)? = rule?.line {
             var next = last.map { range.contains($0.version) ? step($0.version) : range.lowest } ?? range.lowest
+            // Out of changesets' pre mode a prerelease is no line to continue on a branch either:
+            // styled-components' `6.x` took its snapshot `6.4.2-prerelease-20260516150535` for one
+            // and proposed `….1`; `changeset version` makes 6.4.2.
+            if let last, last.version.isPrerelease, config.versioning.fragments == .changesets,
+                range.contains(last.version.final)
+            {
+                next = last.version.final
+                if let final = history.releases.first(where: { !$0.version.isPrerelease && $0.version < last.version }),
+                    next < step(final.version), range.contains(step(final.version))
+                {
+                    next = step(final.version)
+                }
+                intentNotes.append(
+                    "\(last.tag) is a prerelease, and changesets is not in prerelease mode (no `.changeset/pre.json` in mode `pre`): the next release is \(next)")
+            }
             // A fragment or changelog entry backported with its main-line type (aiohttp's
             // `CHANGES/11633.feature.rst` on 3.13): the branch's range is the maintainers' call, so
             // what the commits allow inside it is the release; a commit leaving it is refused below.
