@@ -288,4 +288,33 @@ struct OutOfSampleRound23CLITests {
         let (result, next) = try VersionIntentCLITests.bump(repository)
         #expect(next == "6.4.2", "\(result)")
     }
+
+    /// formatjs builds `packages/cli`'s package.json with Bazel and release-please writes its
+    /// version into BUILD.bazel: the folder holds no manifest relctl reads, so init left it out of
+    /// the workspace and `plan` had no row for `@formatjs/cli` (regression set). A package
+    /// `release-please-config.json` lists is a member, named as the config names it.
+    @Test func aReleasePleasePackageWithoutAManifestIsAMember() throws {
+        let repository = try GitRepository()
+        let config = """
+            {"include-component-in-tag": true, "tag-separator": "@", "include-v-in-tag": false,
+             "packages": {"packages/cli": {"component": "@formatjs/cli", "version-file": "BUILD.bazel"},
+                          "packages/intl": {"component": "@formatjs/intl"}}}
+            """
+        try repository.commit(
+            "chore: start",
+            files: [
+                "package.json": "{\n  \"name\": \"formatjs\",\n  \"private\": true\n}\n",
+                "pnpm-workspace.yaml": "packages:\n  - 'packages/*'\n", "release-please-config.json": config,
+                "packages/cli/BUILD.bazel": "npm_package(\n    version = \"6.16.11\",  # x-release-please-version\n)\n",
+                "packages/intl/package.json": "{\n  \"name\": \"@formatjs/intl\",\n  \"version\": \"4.1.0\"\n}\n",
+            ])
+        for tag in ["@formatjs/cli@6.16.10", "@formatjs/cli@6.16.11", "@formatjs/intl@4.0.0", "@formatjs/intl@4.1.0"] {
+            try repository.git("tag", tag)
+        }
+        try repository.commit("fix(@formatjs/cli): read globs", files: ["packages/cli/main.ts": "1\n"])
+        let written = try OutOfSampleRound15CLITests.initialise(repository)
+        #expect(written.contains("packages/*"), "\(written)")
+        let cli = try OutOfSampleRound15CLITests.rows(repository)["packages/cli"]
+        #expect(cli?["next"] as? String == "6.16.12" && cli?["tag"] as? String == "@formatjs/cli@6.16.12", "\(String(describing: cli))")
+    }
 }

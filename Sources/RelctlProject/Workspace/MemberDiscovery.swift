@@ -140,17 +140,42 @@ package enum MemberDiscovery {
 
     /// Every member, read once: name, full package name, version and whether it is published.
     package static func members(root: URL, folders: [String]) -> [DiscoveredMember] {
-        folders.map { folder in
+        // A package release-please releases whose folder holds no manifest (formatjs builds
+        // `packages/cli`'s package.json with Bazel, its version in BUILD.bazel) is named by the
+        // config's `package-name` or `component`, as its tags name it (`@formatjs/cli@6.16.12`).
+        let releasePlease = releasePleaseNames(root: root)
+        return folders.map { folder in
             let url = folder.isEmpty ? root : root.appendingPathComponent(folder)
             let name = WorkspaceMembers.detectedName(url, folder)
             let version = WorkspaceMembers.detectedVersions(url).lazy.compactMap { source in
                 try? ManifestReaders.read(source, root: url).text
             }.first
-            let full = npmManifest(url)?["name"] as? String
+            let full = npmManifest(url)?["name"] as? String ?? (version == nil ? releasePlease[folder] : nil)
             return DiscoveredMember(
                 folder: folder, name: name, packageName: full.flatMap { $0 == name ? nil : $0 }, version: version,
                 unpublished: isUnpublished(url))
         }
+    }
+
+    /// The package names `release-please-config.json` gives its packages' folders (`package-name`,
+    /// else `component`), by folder.
+    static func releasePleaseNames(root: URL) -> [String: String] {
+        guard let object = StarterConfig.releasePleaseObject(StarterConfig.releasePleaseConfig, root: root),
+            let packages = object["packages"] as? [String: Any]
+        else { return [:] }
+        var names: [String: String] = [:]
+        for (folder, value) in packages {
+            guard let entry = value as? [String: Any],
+                let name = (entry["package-name"] as? String) ?? (entry["component"] as? String), !name.isEmpty
+            else { continue }
+            var key = folder
+            while key.hasPrefix("./") { key.removeFirst(2) }
+            while key.hasSuffix("/") { key.removeLast() }
+            // Only folders inside the repository, spelled plainly.
+            guard !key.hasPrefix("/"), !key.split(separator: "/").contains("..") else { continue }
+            names[key == "." ? "" : key] = name
+        }
+        return names
     }
 
     /// Whether the package in `folder` says it is never published: Cargo's `publish = false`

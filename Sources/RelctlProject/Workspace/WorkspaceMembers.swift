@@ -254,10 +254,24 @@ package enum WorkspaceMembers {
 
     /// Whether a folder a glob matched is a member: it holds a relctl.toml or a manifest.
     package static func isMemberFolder(_ root: URL, _ folder: String) -> Bool {
-        let folder = join(path(of: root), folder)
-        return ([RelctlConfig.fileName, HelmChartFile.name] + StarterConfig.detectable).contains {
-            FileSystem.exists(atPath: folder + "/" + $0)
+        let path = join(path(of: root), folder)
+        if ([RelctlConfig.fileName, HelmChartFile.name] + StarterConfig.detectable).contains(where: {
+            FileSystem.exists(atPath: path + "/" + $0)
+        }) {
+            return true
         }
+        return releasePleaseFolders(root).contains(folder)
+    }
+
+    /// The package folders `release-please-config.json` at `root` lists: a package there is a
+    /// member though its folder holds no manifest relctl reads (formatjs builds `packages/cli`'s
+    /// package.json with Bazel; release-please writes its version into BUILD.bazel).
+    static func releasePleaseFolders(_ root: URL) -> Set<String> {
+        let key = "release-please-folders\u{0}" + root.path
+        if let known = TOMLReadCache.current?.value(key, as: Set<String>.self) { return known }
+        let folders = Set(MemberDiscovery.releasePleaseNames(root: root).keys.filter { !$0.isEmpty })
+        TOMLReadCache.current?.keep(folders, for: key)
+        return folders
     }
 
     /// The members inside `folder` (a root member `.` holding `charts/*`), as exclude globs
