@@ -317,4 +317,30 @@ struct OutOfSampleRound23CLITests {
         let cli = try OutOfSampleRound15CLITests.rows(repository)["packages/cli"]
         #expect(cli?["next"] as? String == "6.16.12" && cli?["tag"] as? String == "@formatjs/cli@6.16.12", "\(String(describing: cli))")
     }
+
+    /// pretalx counts its year's releases (`v2026.1.0`, `v2026.2.0`) and ships fixes as patches of
+    /// them (`v2026.1.1`, `v2026.1.2`): under the year counter every fix-only range became the
+    /// year's next count. Where three or more of the ten newest releases are patches, a fix is a
+    /// patch; a feat still counts on. attrs, with no patches, keeps counting (aYearCounterCadence).
+    @Test func aYearCounterWithPatchesOfItsOwn() throws {
+        let releases = [
+            ("2024.1.0", "2024-02-16"), ("2024.1.1", "2024-03-01"), ("2024.2.0", "2024-08-06"), ("2024.3.0", "2024-10-21"),
+            ("2024.3.1", "2024-10-27"), ("2025.1.0", "2025-05-28"), ("2025.1.1", "2025-06-02"), ("2025.2.0", "2025-11-30"),
+            ("2026.1.0", "2026-04-17"),
+        ]
+        let repository = try GitRepository()
+        for (version, day) in releases {
+            let date = day + "T10:00:00Z"
+            try repository.commit(
+                "Release \(version)", files: ["pyproject.toml": "[project]\nname = \"pretalx\"\ndynamic = [\"version\"]\n", "v.txt": version],
+                date: date)
+            try repository.git(["tag", "v" + version], environment: ["GIT_COMMITTER_DATE": date])
+        }
+        try repository.commit("fix: the schedule export", files: ["schedule.py": "1\n"], date: "2026-04-20T10:00:00Z")
+        let config = try VersionIntentCLITests.initialise(repository)
+        #expect(config.contains("cadence = \"year-counter\""), "\(config)")
+        #expect(try VersionIntentCLITests.bump(repository).1 == "2026.1.1")
+        try repository.commit("feat: a speaker survey", files: ["survey.py": "1\n"], date: "2026-04-25T10:00:00Z")
+        #expect(try VersionIntentCLITests.bump(repository).1 == "2026.2.0")
+    }
 }

@@ -235,9 +235,19 @@ public struct VersionBump: Sendable, Equatable {
             }
         } else if config.versioning.cadence == .yearCounter {
             let time = try await git.committerLocalTime(of: targetCommit)
-            let next = yearCounterNext(after: last?.version, commitTime: time, history: history)
+            var next = yearCounterNext(after: last?.version, commitTime: time, history: history)
+            var stepped = Level.minor
+            // A project whose recent releases hold patches of their own (pretalx's 2026.1.1,
+            // 2026.1.2, 2025.2.1 …) ships a fix-only range as a patch; attrs' rare emergency
+            // patches (25.1.1) do not make its fixes patches.
+            if let last, !last.version.isPrerelease, level == .patch, Self.releasesPatches(history) {
+                next = Self.next(after: last.version, level: .patch)
+                stepped = .patch
+                intentNotes.append(
+                    "the changes call for a patch, and the project's recent releases hold patches of their own: \(next), not the year's next count")
+            }
             bump = VersionBump(
-                previousTag: last?.tag, current: last?.version, next: next, level: .minor, commitCount: commitCount)
+                previousTag: last?.tag, current: last?.version, next: next, level: stepped, commitCount: commitCount)
         } else if config.versioning.cadence == .yearMonth {
             let time = try await git.committerLocalTime(of: targetCommit)
             let next = yearMonthNext(after: last?.version, commitTime: time, newMajor: level == .major)
@@ -1053,6 +1063,12 @@ public struct VersionBump: Sendable, Equatable {
         }
         if last < dated { return dated }
         return last.isPrerelease ? last.final : next(after: last.final, level: .patch)
+    }
+
+    /// Whether three or more of the ten newest final releases are patches (a third number above
+    /// zero): the project ships fixes as patches under its year counter.
+    static func releasesPatches(_ history: ReleaseHistory) -> Bool {
+        history.releases.lazy.filter { !$0.version.isPrerelease }.prefix(10).filter { $0.version.patch != "0" }.count >= 3
     }
 
     /// `YY.N.0` (`[versioning] cadence = "year-counter"`): the year of the commit released (two
