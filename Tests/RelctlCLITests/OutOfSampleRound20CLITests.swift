@@ -214,10 +214,15 @@ extension OutOfSampleRound20CLITests {
         for (tag, date) in [("23.1", "2023-02-20"), ("23.2", "2023-05-10"), ("23.3", "2023-08-28"), ("23.4", "2023-12-05")] {
             try release(tag, on: date)
         }
+        // Each line's patches on its own branch, as cloud-init makes them.
         try release("24.1", on: "2024-02-20")
+        try repo.git("checkout", "-q", "-b", "24.1.x")
         for patch in 1...4 { try release("24.1.\(patch)", on: "2024-0\(2 + patch)-01") }
+        try repo.git("checkout", "-q", "-")
         try release("24.2", on: "2024-06-20")
+        try repo.git("checkout", "-q", "-b", "24.2.x")
         for patch in 1...3 { try release("24.2.\(patch)", on: "2024-07-0\(patch)") }
+        try repo.git("checkout", "-q", "-")
         try repo.commit("Add a datasource for the new cloud", files: ["ci/new.py": "n\n"], date: "2024-08-15T10:00:00Z")
         let config = try OutOfSampleRound15CLITests.initialise(repo)
         #expect(config.contains("version-scheme = \"calver\""), "\(config)")

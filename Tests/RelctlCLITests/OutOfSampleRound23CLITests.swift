@@ -343,4 +343,21 @@ struct OutOfSampleRound23CLITests {
         try repository.commit("feat: a speaker survey", files: ["survey.py": "1\n"], date: "2026-04-25T10:00:00Z")
         #expect(try VersionIntentCLITests.bump(repository).1 == "2026.2.0")
     }
+
+    /// Xray-core names each release for its day (`v26.4.15` of 2026-04-15), unpadded, all of one
+    /// year: relctl read SemVer and proposed the next patch, `26.4.14` (0 of 10 points, round 24).
+    /// Third numbers that follow the tags' days make calendar versions, and the next is the day
+    /// of the commit released.
+    @Test func calendarVersionsNamedForTheirDay() throws {
+        let days = ["26.1.13", "26.1.18", "26.1.23", "26.1.31", "26.2.2", "26.2.4", "26.2.6", "26.3.23", "26.3.27", "26.4.13"]
+        let repository = try Self.goModule(
+            days.map { version in
+                let parts = version.split(separator: ".").map { Int($0)! }
+                return (version, String(format: "2026-%02d-%02d", parts[1], parts[2]))
+            }, module: "github.com/xtls/xray-core")
+        try repository.commit("Fix the router", files: ["router.go": "1\n"], date: "2026-04-15T10:00:00Z")
+        let config = try VersionIntentCLITests.initialise(repository)
+        #expect(config.contains("version-scheme = \"calver\""), "\(config)")
+        #expect(try VersionIntentCLITests.bump(repository).1 == "26.4.15")
+    }
 }

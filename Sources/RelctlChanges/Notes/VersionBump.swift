@@ -240,7 +240,9 @@ public struct VersionBump: Sendable, Equatable {
             // A project whose recent releases hold patches of their own (pretalx's 2026.1.1,
             // 2026.1.2, 2025.2.1 …) ships a fix-only range as a patch; attrs' rare emergency
             // patches (25.1.1) do not make its fixes patches.
-            if let last, !last.version.isPrerelease, level == .patch, Self.releasesPatches(history) {
+            if let last, !last.version.isPrerelease, level == .patch,
+                Self.releasesPatches(history, unmerged: (try? await git.tagNames(notMergedInto: targetCommit)) ?? [])
+            {
                 next = Self.next(after: last.version, level: .patch)
                 stepped = .patch
                 intentNotes.append(
@@ -772,7 +774,7 @@ public struct VersionBump: Sendable, Equatable {
         let date = Date(timeIntervalSince1970: TimeInterval(commitTime))
         let year = calendar.component(.year, from: date), month = calendar.component(.month, from: date)
         let fullYear = last.map { $0.major.count >= 4 } ?? false
-        let day = spelling.padsPatch ? calendar.component(.day, from: date) : 0
+        let day = spelling.namesDay ? calendar.component(.day, from: date) : 0
         let dated = SemanticVersion(major: fullYear ? year : year % 100, minor: month, patch: day)
         guard let last, !(last < dated) else { return dated }
         return last.isPrerelease ? last.final : next(after: last.final, level: .patch)
@@ -1066,9 +1068,12 @@ public struct VersionBump: Sendable, Equatable {
     }
 
     /// Whether three or more of the ten newest final releases are patches (a third number above
-    /// zero): the project ships fixes as patches under its year counter.
-    static func releasesPatches(_ history: ReleaseHistory) -> Bool {
-        history.releases.lazy.filter { !$0.version.isPrerelease }.prefix(10).filter { $0.version.patch != "0" }.count >= 3
+    /// zero) made on the line being released: the project ships fixes as patches under its year
+    /// counter. Patches tagged on branches this line never merged (cloud-init's `24.1.x`, cut on
+    /// its own branch while main counts on) are not the line's way.
+    static func releasesPatches(_ history: ReleaseHistory, unmerged: Set<String>) -> Bool {
+        history.releases.lazy.filter { !$0.version.isPrerelease }.prefix(10)
+            .filter { $0.version.patch != "0" && !unmerged.contains($0.tag) }.count >= 3
     }
 
     /// `YY.N.0` (`[versioning] cadence = "year-counter"`): the year of the commit released (two

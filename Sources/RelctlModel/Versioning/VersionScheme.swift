@@ -43,6 +43,12 @@ package enum VersionScheme: String, Sendable, Hashable, CaseIterable {
         package var omitsZeroPatch = false
         /// The third number is a zero-padded day of the month.
         package var padsPatch = false
+        /// The third number is the day of the month, unpadded (Xray-core's `26.4.15`, `26.4.17`,
+        /// `26.4.25`): no release numbered 0, and days past the twelfth.
+        package var unpaddedDays = false
+
+        /// Whether the third number names the day the release was made.
+        package var namesDay: Bool { padsPatch || unpaddedDays }
 
         package init(padsMinor: Bool = false, omitsZeroPatch: Bool = false, padsPatch: Bool = false) {
             self.padsMinor = padsMinor
@@ -77,6 +83,16 @@ package enum VersionScheme: String, Sendable, Hashable, CaseIterable {
             padsMinor = paddedMinor > bareMinor
             padsPatch = paddedPatch > barePatch
             omitsZeroPatch = twoNumbers > zeroPatch
+            // A counter starts at 0 (black's 24.10.0, then 24.10.1); a day never does, and days
+            // reach past the twelfth: five releases at least, none numbered 0, three distinct
+            // third numbers above 12.
+            let thirds = calendarShaped.compactMap { text -> Int? in
+                let numbers = text.prefix(while: { $0 != "-" && $0 != "+" }).split(separator: ".")
+                return numbers.count == 3 ? Int(numbers[2]) : nil
+            }
+            unpaddedDays =
+                !padsPatch && thirds.count >= 5 && thirds.allSatisfy { (1...31).contains($0) }
+                && Set(thirds.filter { $0 > 12 }).count >= 3
         }
 
         /// Whether `text` (spelled this way) shows it does not pad where `other` does: a
@@ -93,6 +109,7 @@ package enum VersionScheme: String, Sendable, Hashable, CaseIterable {
             padsMinor = padsMinor || other.padsMinor
             omitsZeroPatch = omitsZeroPatch || other.omitsZeroPatch
             padsPatch = padsPatch || other.padsPatch
+            unpaddedDays = (unpaddedDays || other.unpaddedDays) && !padsPatch
         }
 
         package func spell(_ version: SemanticVersion) -> String {

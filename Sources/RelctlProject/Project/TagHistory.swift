@@ -176,7 +176,8 @@ package struct TagHistory {
             if dated.count * 2 > familyRecent.count,
                 Set(dated.map(\.version.major)).count >= 2
                     || (widerDated.count * 2 > wider.count
-                        && (Set(widerDated.map(\.version.major)).count >= 2 || Self.skipsMonths(widerDated)))
+                        && (Set(widerDated.map(\.version.major)).count >= 2 || Self.skipsMonths(widerDated)
+                            || Self.namesDays(widerDated)))
             {
                 scheme = .calver
             }
@@ -303,6 +304,20 @@ package struct TagHistory {
         let months = Set(dated.compactMap { Int($0.version.minor) }).sorted()
         guard months.count >= 3 else { return false }
         return zip(months, months.dropFirst()).contains { $1 - $0 > 1 }
+    }
+
+    /// Whether most of `dated` (three at least) name the day they were tagged on as their third
+    /// number (Xray-core's `v26.4.15` of 2026-04-15, `v26.4.17` of 2026-04-17): SemVer patches
+    /// do not follow the calendar's days, so one year of them is calendar versions already.
+    static func namesDays(_ dated: [Release]) -> Bool {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        let named = dated.filter { release in
+            guard release.date > 0, let patch = Int(release.version.patch), patch > 0 else { return false }
+            let day = calendar.component(.day, from: Date(timeIntervalSince1970: TimeInterval(release.date)))
+            return abs(day - patch) <= 1
+        }
+        return named.count >= 3 && named.count * 2 > dated.count
     }
 
     /// `YY.M.P` named after the month the tag was made in, one of the two before it (a release

@@ -267,6 +267,8 @@ package enum WorkspaceMembers {
     /// member though its folder holds no manifest relctl reads (formatjs builds `packages/cli`'s
     /// package.json with Bazel; release-please writes its version into BUILD.bazel).
     static func releasePleaseFolders(_ root: URL) -> Set<String> {
+        // One stat for the many folders of a workspace without the file (astro's `packages/**/*`).
+        guard FileSystem.exists(atPath: join(path(of: root), StarterConfig.releasePleaseConfig)) else { return [] }
         let key = "release-please-folders\u{0}" + root.path
         if let known = TOMLReadCache.current?.value(key, as: Set<String>.self) { return known }
         let folders = Set(MemberDiscovery.releasePleaseNames(root: root).keys.filter { !$0.isEmpty })
