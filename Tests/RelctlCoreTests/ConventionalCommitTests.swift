@@ -68,6 +68,27 @@ import Testing
         #expect(commit.breakingNote == "use JavaScript features not available in Node 6.")
     }
 
+    /// octokit/core.js's squash body: the note is the second line of a paragraph, not its first;
+    /// conventional-changelog reads it (released 7.0.0), and so does relctl. A line merely
+    /// mentioning breaking changes is no note.
+    @Test func aBreakingNoteInsideAParagraph() throws {
+        let commit = try #require(
+            ConventionalCommit(
+                message: """
+                    ci: stop testing against NodeJS v18 (#738)
+
+                    * build(package): set minimal node version in engines field to v20
+                    BREAKING CHANGE: Drop support for NodeJS v18
+
+                    * build: set minimal node version in the tests
+                    """))
+        #expect(commit.isBreaking && commit.breakingNote?.hasPrefix("Drop support for NodeJS v18") == true)
+        #expect(commit.body == "* build(package): set minimal node version in engines field to v20")
+        let mention = try #require(
+            ConventionalCommit(message: "fix: parse notes\n\nThe parser now reads\nBREAKING CHANGES in the body.\n"))
+        #expect(!mention.isBreaking)
+    }
+
     @Test func noBody() throws {
         let commit = try #require(ConventionalCommit(message: "docs: correct spelling of CHANGELOG"))
         #expect(commit.type == "docs" && !commit.isBreaking && commit.footers.isEmpty)

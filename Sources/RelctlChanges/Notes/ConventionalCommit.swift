@@ -182,6 +182,11 @@ package struct ConventionalCommit: Sendable, Equatable {
     }
 
     /// A footer's first line: `Token: value` or `Token #value`, token `[A-Za-z0-9-]+` or `BREAKING CHANGE`.
+    /// Whether `line` is a `BREAKING CHANGE:` (or `BREAKING-CHANGE:`) note.
+    static func isBreakingNote(_ line: Substring) -> Bool {
+        (line.hasPrefix("BREAKING CHANGE") || line.hasPrefix("BREAKING-CHANGE")) && footerStart(line) != nil
+    }
+
     package static func footerStart(_ line: Substring) -> Footer? {
         let breakingPrefixes = ["BREAKING CHANGE", "BREAKING-CHANGE"]
         for prefix in breakingPrefixes where line.hasPrefix(prefix) {
@@ -214,8 +219,11 @@ package struct ConventionalCommit: Sendable, Equatable {
     package static func parseBody(_ text: String) -> (body: String?, footers: [Footer]) {
         let lines = text.split(omittingEmptySubsequences: false) { $0 == "\n" || $0 == "\r\n" }
         var footerStartLine: Int?
+        // A breaking-change note starts the footers wherever its line stands, as
+        // conventional-changelog reads it: octokit/core.js's squash body put `BREAKING CHANGE: Drop
+        // support for NodeJS v18` on the second line of a paragraph, released as 7.0.0.
         for (index, line) in lines.enumerated()
-        where index == 0 || lines[index - 1].isBlank {
+        where index == 0 || lines[index - 1].isBlank || isBreakingNote(line) {
             if footerStart(line) != nil {
                 footerStartLine = index
                 break
