@@ -9,6 +9,7 @@ import Testing
         "Add support for GitHub Apps (#3090)", "Adds `intlFormatDistance`", "added .wrapAll", "Support Python 3.13",
         "Allow overriding the base URL", "Implement `Repository.get_rules`", "net/http: add Server.Protocols",
         "[cli] Add a --json flag", "Introduce the `pick` function", "Expose `Timeout` in the public API",
+        "Add md5 checksums to the manifest",
     ])
     func addingSubjects(subject: String) {
         #expect(UntypedSubject.adds(subject), "\(subject)")
@@ -25,6 +26,8 @@ import Testing
         "add .editorconfig file",
         // go-jose's (round 22): a bot's configuration, `.github/dependabot.yml` alone.
         "Add dependabot configuration for Go and GH Actions (#119)", "Add renovate config",
+        // rubocop's (round 25): a Markdown file for contributors and their tools.
+        "Add newline at end of CLAUDE.md", "Add AGENTS.md and CLAUDE.md",
     ])
     func otherSubjects(subject: String) {
         #expect(!UntypedSubject.adds(subject), "\(subject)")

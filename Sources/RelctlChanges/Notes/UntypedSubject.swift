@@ -16,6 +16,8 @@ package enum UntypedSubject {
         "workflows", "typo", "typos", "link", "links", "badge", "badges", "funding", "example", "examples",
         "comment", "comments", "license", "contributor", "contributors", "sponsor", "sponsors", "logo", "missing",
         "changeset", "changesets", "benchmark", "benchmarks", "gitignore", "editorconfig", "dependabot", "renovate", "lint", "linter", "note", "notes", "release",
+        // A Markdown file named (rubocop's "Add newline at end of CLAUDE.md", "Add AGENTS.md").
+        "md",
     ]
 
     /// Whether `subject` (one that carries no type) adds something: its first word, after an
