@@ -360,4 +360,28 @@ struct OutOfSampleRound23CLITests {
         #expect(config.contains("version-scheme = \"calver\""), "\(config)")
         #expect(try VersionIntentCLITests.bump(repository).1 == "26.4.15")
     }
+
+    /// conda's projects keep rever news files: `news/TEMPLATE` lists `### Enhancements`, `### Bug
+    /// fixes`, `### Deprecations`, `### Docs`, `### Other`, each `* <news item>`; a pull request adds
+    /// a copy with its entries, merged into the changelog at the release. Its untyped subjects gave
+    /// patches for conda-index's minors (round 25). init writes `fragments = "news"`: an entry
+    /// under Enhancements is a minor, one under Bug fixes a patch; the template's placeholder is none.
+    @Test func reverNewsFilesGiveTheLevel() throws {
+        let template = "### Enhancements\n\n* <news item>\n\n### Bug fixes\n\n* <news item>\n\n### Deprecations\n\n* <news item>\n\n### Docs\n\n* <news item>\n\n### Other\n\n* <news item>\n"
+        let repository = try GitRepository()
+        try repository.commit(
+            "Release 0.3.0",
+            files: ["pyproject.toml": "[project]\nname = \"conda-index\"\ndynamic = [\"version\"]\n", "news/TEMPLATE": template])
+        try repository.git("tag", "0.3.0")
+        try repository.commit(
+            "Fix the cache (#120)",
+            files: ["index.py": "1\n", "news/120-cache": template.replacingOccurrences(of: "### Bug fixes\n\n* <news item>", with: "### Bug fixes\n\n* Fix the cache. (#120)")])
+        let config = try VersionIntentCLITests.initialise(repository)
+        #expect(config.contains("fragments = \"news\""), "\(config)")
+        #expect(try VersionIntentCLITests.bump(repository).1 == "0.3.1")
+        try repository.commit(
+            "Index subcommand (#131)",
+            files: ["cli.py": "1\n", "news/131-index": template.replacingOccurrences(of: "### Enhancements\n\n* <news item>", with: "### Enhancements\n\n* Add the `conda index` subcommand. (#131)")])
+        #expect(try VersionIntentCLITests.bump(repository).1 == "0.4.0")
+    }
 }

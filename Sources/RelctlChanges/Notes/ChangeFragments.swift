@@ -58,6 +58,7 @@ package struct ChangeFragments: Sendable, Equatable {
             return try changesets(
                 root: config.root, repository: config.repositoryRoot, names: changesetNames(config: config))
         case .chango?: return try chango(root: config.root)
+        case .news?: return try news(root: config.root)
         case .releaseFile?: return try releaseFile(root: config.root)
         case .covector?:
             return try changesets(
@@ -290,6 +291,53 @@ package struct ChangeFragments: Sendable, Equatable {
             let level: VersionBump.Level =
                 sections.contains(where: majorTypes.contains)
                 ? .major : sections.contains(where: minorTypes.contains) ? .minor : .patch
+            found = Self.counting(found, level: level, file: path, literalMajor: false)
+        }
+        return found
+    }
+
+    // MARK: rever's news
+
+    /// Whether `news/TEMPLATE` is rever's (a `### ` section holding `* <news item>`): the folder
+    /// of news files conda's projects keep.
+    package static func newsTemplate(root: URL) -> Bool {
+        guard let file = try? ProjectFile.open("news/TEMPLATE", in: root), file.isRegularFile,
+            case .whole(let data)? = file.data(limit: 64 * 1024)
+        else { return false }
+        let text = TextFile.decode(data)
+        return text.contains("### ") && text.contains("<news item>")
+    }
+
+    /// The news files in `news/` (all but TEMPLATE and hidden files): each `### ` section holding
+    /// an entry (a `* ` line other than the template's `* <news item>`) names its kind;
+    /// Enhancements and Deprecations call for a minor, a breaking section for a major, any other
+    /// (Bug fixes, Docs, Other) for a patch.
+    static func news(root: URL) throws -> ChangeFragments? {
+        guard newsTemplate(root: root) else { return nil }
+        let directory = try ProjectFile.open("news", in: root, what: "rever's news folder")
+        guard directory.isDirectory else { return nil }
+        var found: ChangeFragments?
+        for name in try FileSystem.names(in: directory.location).sorted().prefix(5_000)
+        where name != "TEMPLATE" && !name.hasPrefix(".") {
+            let path = "news/" + name
+            let file = try ProjectFile.open(path, in: root, what: "a news file")
+            guard file.isRegularFile, case .whole(let data)? = file.data(limit: 256 * 1024) else { continue }
+            var section = ""
+            var sections: Set<String> = []
+            for line in TextFile.decode(data).fileLines {
+                let trimmed = line.trimmingCharacters(in: .whitespaces)
+                if trimmed.hasPrefix("#") {
+                    section = trimmed.drop(while: { $0 == "#" }).trimmingCharacters(in: .whitespaces).lowercased()
+                } else if trimmed.hasPrefix("* ") || trimmed.hasPrefix("- "), !trimmed.contains("<news item>"), !section.isEmpty {
+                    sections.insert(section)
+                }
+            }
+            guard !sections.isEmpty else { continue }
+            let words = sections.map { $0.split(separator: " ").first.map(String.init) ?? $0 }
+            let level: VersionBump.Level =
+                words.contains(where: { majorTypes.contains($0) }) ? .major
+                : words.contains(where: { minorTypes.contains($0) || $0 == "enhancements" || $0 == "enhancement" }) ? .minor
+                : .patch
             found = Self.counting(found, level: level, file: path, literalMajor: false)
         }
         return found

@@ -21,6 +21,10 @@ package struct VersioningSettings: Sendable, Equatable {
         /// file a pull request adds, whose `release type: minor` (`RELEASE_TYPE: minor`) is the
         /// release the merge makes; the release removes it.
         case releaseFile = "release-file"
+        /// rever's news files (conda): `news/*`, one a pull request, each a copy of
+        /// `news/TEMPLATE` whose `### Enhancements` / `### Bug fixes` … sections hold `* …` entries;
+        /// the template's `* <news item>` is no entry.
+        case news
 
         /// Whether the fragments set the level whatever the commits say (changesets and covector
         /// apply them as `changeset version` does, autopub releases what the file says);

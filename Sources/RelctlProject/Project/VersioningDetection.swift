@@ -578,6 +578,10 @@ package enum VersioningDetection {
         where (try? ProjectFile.open(".changes/config.json", in: location))?.isRegularFile == true {
             return (.covector, ".changes/config.json: covector's change files give each package's bump level")
         }
+        // rever (conda's projects): `news/TEMPLATE` with its `### Enhancements` … sections.
+        if ChangeFragments.newsTemplate(root: root) {
+            return (.news, "news/TEMPLATE is rever's: the news files' sections give the bump level")
+        }
         // chango (python-telegram-bot): `[tool.chango]` in pyproject.toml.
         if let folder = try? ChangeFragments.changoFolder(root: root) {
             return (.chango, "pyproject.toml configures chango (change notes in \(folder)/): their sections give the bump level")
