@@ -57,6 +57,20 @@ struct OutOfSampleRound23CLITests {
         #expect(try VersionIntentCLITests.bump(repository).1 == "1.26.0")
     }
 
+    /// A Python project named `name` tagging `releases` (version, day) as `vVERSION`, each on its
+    /// own commit of that day.
+    static func pythonReleases(_ releases: [(String, String)], name: String) throws -> GitRepository {
+        let repository = try GitRepository()
+        for (version, day) in releases {
+            let date = day + "T10:00:00Z"
+            try repository.commit(
+                "Release \(version)", files: ["pyproject.toml": "[project]\nname = \"\(name)\"\ndynamic = [\"version\"]\n", "v.txt": version],
+                date: date)
+            try repository.git(["tag", "v" + version], environment: ["GIT_COMMITTER_DATE": date])
+        }
+        return repository
+    }
+
     /// A Python project tagging `versions` (two numbers each), one commit a release.
     static func twoNumberProject(_ versions: [String]) throws -> GitRepository {
         let repository = try GitRepository()
@@ -107,14 +121,7 @@ struct OutOfSampleRound23CLITests {
             ("25.3.1", "2025-02-19"), ("25.4.0", "2025-03-31"), ("25.5.0", "2025-05-26"), ("25.6.0", "2025-06-15"),
             ("25.7.0", "2025-07-28"), ("25.11.0", "2025-10-30"),
         ]
-        let repository = try GitRepository()
-        for (version, day) in releases {
-            let date = day + "T10:00:00Z"
-            try repository.commit(
-                "Release \(version)", files: ["pyproject.toml": "[project]\nname = \"molecule\"\ndynamic = [\"version\"]\n", "log.txt": version],
-                date: date)
-            try repository.git(["tag", "v" + version], environment: ["GIT_COMMITTER_DATE": date])
-        }
+        let repository = try Self.pythonReleases(releases, name: "molecule")
         try repository.commit("Fix the driver", files: ["driver.py": "1\n"], date: "2025-12-10T10:00:00Z")
         let config = try VersionIntentCLITests.initialise(repository)
         #expect(config.contains("version-scheme = \"calver\""), "\(config)")
@@ -328,14 +335,7 @@ struct OutOfSampleRound23CLITests {
             ("2024.3.1", "2024-10-27"), ("2025.1.0", "2025-05-28"), ("2025.1.1", "2025-06-02"), ("2025.2.0", "2025-11-30"),
             ("2026.1.0", "2026-04-17"),
         ]
-        let repository = try GitRepository()
-        for (version, day) in releases {
-            let date = day + "T10:00:00Z"
-            try repository.commit(
-                "Release \(version)", files: ["pyproject.toml": "[project]\nname = \"pretalx\"\ndynamic = [\"version\"]\n", "v.txt": version],
-                date: date)
-            try repository.git(["tag", "v" + version], environment: ["GIT_COMMITTER_DATE": date])
-        }
+        let repository = try Self.pythonReleases(releases, name: "pretalx")
         try repository.commit("fix: the schedule export", files: ["schedule.py": "1\n"], date: "2026-04-20T10:00:00Z")
         let config = try VersionIntentCLITests.initialise(repository)
         #expect(config.contains("cadence = \"year-counter\""), "\(config)")
