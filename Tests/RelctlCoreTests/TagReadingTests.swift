@@ -129,7 +129,7 @@ import Testing
         #expect(history.format == "rel_{major}_{minor}_{patch}", "\(history.note)")
     }
 
-    /// The underscore reading (a word, `_`, three numbers joined by `_`, a PEP 440 prerelease
+    /// The underscore reading (a word, `_` or `-`, three numbers joined by `_`, a PEP 440 prerelease
     /// glued on) takes those tags whole and nothing else.
     @Test func anUnderscoredTagIsReadWholeOrNotAtAll() throws {
         let read = { (tag: String) in TagHistory.underscoredRelease(in: tag).map { "\($0.prefix) \($0.version)" } }
@@ -139,7 +139,9 @@ import Testing
         #expect(read("v2_0_10") == nil)
         #expect(read("rel_2_0_0b1") == "rel_ 2.0.0-beta.1")
         #expect(read("rel_2_0_0rc12") == "rel_ 2.0.0-rc.12")
-        for tag in ["rel_1_2", "rel_1_2_3_4", "rel_1_2_3x1", "rel_1_2_3b", "1_2_3", "_1_2_3", "rel_1_2_", "rel-1_2_3", "rel_1__2_3", "rél_1_2_3"] {
+        // curl's `curl-8_21_0`: the word ends with `-`, the parts are still joined by `_`.
+        #expect(read("curl-8_21_0") == "curl- 8.21.0")
+        for tag in ["rel_1_2", "rel_1_2_3_4", "rel_1_2_3x1", "rel_1_2_3b", "1_2_3", "_1_2_3", "rel_1_2_", "rel-1_2", "rel-1-2-3", "rel--1_2_3", "rel_1__2_3", "rél_1_2_3"] {
             #expect(read(tag) == nil, "\(tag)")
         }
     }

@@ -1016,6 +1016,38 @@ public enum StarterConfig {
                 UnlocatedVersion(
                     path: path, version: version, shown: "`\(declaration)`", kind: "swift", pattern: pattern))
         }
+        // C: a version header (curl's `include/curl/curlver.h`, `#define LIBCURL_VERSION
+        // "8.18.0-DEV"`, c-ares' `include/ares_version.h`): at the root, in `include/` or `src/`
+        // and two folders below `include/`, a `.h` file whose name says version (`ver`), at most
+        // 100 files; a define ending in VERSION (or VERSION_STR, VERSION_STRING) quoting three numbers.
+        var headers: [String] = []
+        var headerFolders = ["", "include", "src"]
+        for depth in 0..<3 {
+            var deeper: [String] = []
+            for folder in headerFolders {
+                let listed = folder.isEmpty ? names : ((try? FileSystem.names(in: root.appendingPathComponent(folder))) ?? []).sorted()
+                for name in listed.prefix(200) where !name.hasPrefix(".") {
+                    let path = folder.isEmpty ? name : folder + "/" + name
+                    if name.hasSuffix(".h"), name.lowercased().contains("ver") {
+                        headers.append(path)
+                    } else if depth < 2, folder.hasPrefix("include"), FileSystem.isDirectory(root.appendingPathComponent(path)) {
+                        deeper.append(path)
+                    }
+                }
+            }
+            headerFolders = deeper
+        }
+        let define = #"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*VERSION(?:_STR|_STRING)?)[ \t]+"v?([0-9]+\.[0-9]+\.[0-9]+[^"]*)""#
+        for path in headers.prefix(100) where !named.contains(path) {
+            guard let text = read(path), quotesThreeNumberVersion(text), let regex = try? Regex(define),
+                let match = text.firstMatch(of: regex), let name = match.output[1].substring,
+                let version = match.output[2].substring
+            else { continue }
+            found.append(
+                UnlocatedVersion(
+                    path: path, version: String(version), shown: "`#define \(name) \"\(version)\"`", kind: "regex",
+                    pattern: #"#[ \t]*define[ \t]+"# + name + #"[ \t]+"v?(?<version>[^"]+)""#))
+        }
         // Go: a constant the release commit updates beside the tag (nats.go's `Version = "1.53.1"`
         // in nats.go; its 1.53.0 was tagged with 1.52.0 there and re-released to fix it), named
         // `Version` or after the project, in a top-level file or in `version/`.
@@ -1082,8 +1114,10 @@ public enum StarterConfig {
         // final of the latest prerelease (goctl's `BuildVersion = "1.8.3"` after its
         // `tools/goctl/v1.8.3-beta`: the final is due): the tag is the module's version, and a
         // constant holding another is something else's.
+        // A C header's define likewise (curl's `8.18.0-DEV` after 8.17.0): a header quoting another
+        // version is some other library's.
         candidates.removeAll { entry in
-            guard entry.path.hasSuffix(".go") else { return false }
+            guard entry.path.hasSuffix(".go") || entry.path.hasSuffix(".h") else { return false }
             guard let latest, let held = try? SemanticVersion(parsing: entry.version) else { return true }
             let finalOfPrerelease = latest.isPrerelease && !held.isPrerelease && held == latest.final
             return held != latest && !(held.isDevelopmentMarker && held.final > latest) && !finalOfPrerelease
@@ -1226,8 +1260,11 @@ public enum StarterConfig {
     /// yet (the first release of a fresh crate), else `X.Y.Z` in the tag format.
     private static func exampleTag(_ found: Findings, root: URL, tags: Set<String>) -> String {
         func spelt(_ version: String) -> String {
-            found.tagFormat.replacingOccurrences(of: "{project}", with: found.name)
-                .replacingOccurrences(of: "{version}", with: version)
+            // A format joining the parts with `_` (`curl-{major}_{minor}_{patch}`) spells them so.
+            let underscored = found.tagFormat.contains(TagFormat.underscoredVersion)
+            return found.tagFormat.replacingOccurrences(of: "{project}", with: found.name)
+                .replacingOccurrences(of: TagFormat.underscoredVersion, with: version.replacingOccurrences(of: ".", with: "_"))
+                .replacingOccurrences(of: "{version}", with: underscored ? version.replacingOccurrences(of: ".", with: "_") : version)
         }
         let version = found.versions.first.flatMap { versionHeld($0, root: root)?.text }
         if let version, version.range(of: #"^[0-9]+\.[0-9]+\.[0-9]+$"#, options: .regularExpression) != nil,

@@ -253,8 +253,8 @@ package struct TagHistory {
         return Release(tag: tag, prefix: prefix, inner: String(inner), version: version)
     }
 
-    /// alembic's and SQLAlchemy's `rel_1_19_1`, `rel_2_0_0b1`: a word and `_`, then three numbers
-    /// joined by `_`, and a PEP 440 prerelease glued on.
+    /// alembic's and SQLAlchemy's `rel_1_19_1`, `rel_2_0_0b1`, curl's `curl-8_21_0`: a word and `_`
+    /// or `-`, then three numbers joined by `_`, and a PEP 440 prerelease glued on.
     static func underscoredRelease(in tag: String) -> Release? {
         // Read by bytes: a regex literal is parsed again at every call, and init reads every tag
         // of a workspace once per member (astro: an eighth of `init`).
@@ -264,7 +264,7 @@ package struct TagHistory {
         guard let first = bytes.first, isLetter(first) else { return nil }
         var index = 1
         while index < bytes.count, isLetter(bytes[index]) || isDigit(bytes[index]) { index += 1 }
-        guard index < bytes.count, bytes[index] == UInt8(ascii: "_") else { return nil }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "_") || bytes[index] == UInt8(ascii: "-") else { return nil }
         index += 1
         let prefixEnd = index
         var numbers: [String] = []

@@ -1,0 +1,58 @@
+import Foundation
+import RelctlTestSupport
+import RelctlTestTraits
+import Testing
+
+/// What the twenty-fourth to twenty-seventh out-of-sample rounds (sessions 80 and 81) found and
+/// session 81 read: each on a generated repository of the shape read wrong.
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries)
+struct OutOfSampleRound24CLITests {
+    /// A C library tagging `curl-8_16_0` whose header names the release in preparation.
+    static func cLibrary(header: String, tags: [String] = ["curl-8_15_0", "curl-8_16_0", "curl-8_17_0"]) throws
+        -> GitRepository
+    {
+        let repository = try GitRepository()
+        for (index, tag) in tags.enumerated() {
+            try repository.commit(
+                "lib: handle a short read (#\(index))", files: ["lib/transfer.c": "int read_\(index);\n"],
+                date: "2025-0\(index + 1)-10T10:00:00Z")
+            try repository.git("tag", tag)
+        }
+        try repository.commit(
+            "tool: add --follow-redirects", files: ["src/tool.c": "int follow;\n", "include/curl/curlver.h": header],
+            date: "2025-06-10T10:00:00Z")
+        return repository
+    }
+
+    /// curl tags `curl-8_17_0` and keeps the coming version in `include/curl/curlver.h`
+    /// (`#define LIBCURL_VERSION "8.18.0-DEV"`): relctl read no tag (init wrote `v{version}`,
+    /// every plan proposed 0.1.0, 10 points of round 24). The word before the numbers may end
+    /// with `-`, and the header's define is a version location whose development marker names
+    /// the next release.
+    @Test func curlsTagsAndItsVersionHeader() throws {
+        let header = "#ifndef CURLINC_CURLVER_H\n#define LIBCURL_COPYRIGHT \"Daniel Stenberg\"\n#define LIBCURL_VERSION \"8.18.0-DEV\"\n#define LIBCURL_VERSION_MAJOR 8\n#endif\n"
+        let repository = try Self.cLibrary(header: header)
+        let config = try VersionIntentCLITests.initialise(repository)
+        #expect(config.contains("tag-format = \"curl-{major}_{minor}_{patch}\""), "\(config)")
+        #expect(config.contains("path = \"include/curl/curlver.h\""), "\(config)")
+        #expect(config.components(separatedBy: "[[version]]").count == 2, "one entry for the header: \(config)")
+        let json = try VersionIntentCLITests.bumpJSON(repository)
+        #expect(json["current"] as? String == "8.17.0", "\(json)")
+        #expect(json["next"] as? String == "8.18.0", "\(json)")
+        #expect(json["tag"] as? String == "curl-8_18_0", "\(json)")
+        #expect(try relctl(["check"], in: repository.url).status == 0)
+    }
+
+    /// A header quoting a version that is neither the latest release nor a development marker
+    /// above it (a bundled library's `zlibver.h`) is not the project's version.
+    @Test func aHeaderQuotingAnotherVersionIsNotListed() throws {
+        let repository = try Self.cLibrary(header: "#define ZLIB_VERSION \"1.3.1\"\n")
+        try repository.git("mv", "include/curl/curlver.h", "include/zlibver.h")
+        try repository.git("commit", "-qm", "vendor zlib's header")
+        let config = try VersionIntentCLITests.initialise(repository)
+        #expect(config.contains("tag-format = \"curl-{major}_{minor}_{patch}\""), "\(config)")
+        #expect(!config.contains("path = \"include/zlibver.h\""), "\(config)")
+        #expect(config.contains("relctl release curl-X_Y_Z --dry-run"), "\(config)")
+        #expect(try VersionIntentCLITests.bumpJSON(repository)["next"] as? String == "8.17.1")
+    }
+}
