@@ -55,4 +55,54 @@ struct OutOfSampleRound24CLITests {
         #expect(config.contains("relctl release curl-X_Y_Z --dry-run"), "\(config)")
         #expect(try VersionIntentCLITests.bumpJSON(repository)["next"] as? String == "8.17.1")
     }
+
+    /// package-benchmark's semantic-release (its workflow writes `.releaserc.yml`) releases a commit
+    /// by its scope: `fix(minor): …` is a minor, `feat(patch): …` a patch. relctl read the types
+    /// and proposed 1.30.1, 1.31.1 for its `fix(minor)` releases (3 points of round 24). `init`
+    /// writes `scope-levels = true` from the `releaseRules`; a scope naming a level raises the
+    /// release to it.
+    @Test func aScopeNamingALevelReleasesThatLevel() throws {
+        let workflow = """
+            name: Semantic Release
+            jobs:
+              semantic-release:
+                steps:
+                  - run: |
+                      echo "
+                      plugins:
+                        - - '@semantic-release/commit-analyzer'
+                          - releaseRules:
+                            - type: feat
+                              release: false
+                            - scope: 'patch'
+                              release: patch
+                            - scope: 'minor'
+                              release: minor
+                            - scope: 'major'
+                              release: major" > .releaserc.yml
+
+            """
+        let repository = try GitRepository()
+        try repository.commit(
+            "chore: start", files: ["Package.swift": "// swift-tools-version:5.9\nimport PackageDescription\nlet package = Package(name: \"Benchmark\")\n"],
+            date: "2025-01-10T10:00:00Z")
+        try repository.git("tag", "1.29.10")
+        try repository.commit("fix(patch): mark a function sendable (#345)", files: ["a.swift": "1\n"], date: "2025-02-10T10:00:00Z")
+        try repository.git("tag", "1.29.11")
+        try repository.commit("fix(minor): malloc counter regression (#351)", files: ["a.swift": "2\n"], date: "2025-03-10T10:00:00Z")
+        try repository.commit("ci: sync workflows", files: [".github/workflows/semantic-release.yml": workflow], date: "2025-03-11T10:00:00Z")
+        let config = try VersionIntentCLITests.initialise(repository)
+        #expect(config.contains("scope-levels = true"), "\(config)")
+        let json = try VersionIntentCLITests.bumpJSON(repository)
+        #expect(json["next"] as? String == "1.30.0", "\(json)")
+        #expect((json["notes"] as? [String])?.contains { $0.contains("names a minor in its scope") } == true, "\(json)")
+
+        // Without the rules, the scope is a scope: a fix is a patch.
+        try repository.git("rm", "-q", ".github/workflows/semantic-release.yml")
+        try repository.git("commit", "-qm", "ci: drop semantic-release")
+        try FileManager.default.removeItem(at: repository.url.appendingPathComponent("relctl.toml"))
+        let plain = try VersionIntentCLITests.initialise(repository)
+        #expect(!plain.contains("scope-levels"), "\(plain)")
+        #expect(try VersionIntentCLITests.bumpJSON(repository)["next"] as? String == "1.29.12")
+    }
 }

@@ -139,9 +139,20 @@ public struct VersionBump: Sendable, Equatable {
         let intent = try intendedLevel(
             level, config: config, base: last?.version, rule: rule, commits: commitCount, changelog: changelog,
             notes: &intentNotes)
-        let changeLevel = intent.changeLevel
+        var changeLevel = intent.changeLevel
         let commitsLevel = level
         level = intent.level
+        // The scope is the maintainers' word on the level (`fix(minor): …`), above the rules that
+        // lower a feat: package-benchmark's `feat(minor)` under `features = "patch"`.
+        // Not on a maintenance line, whose range decides the steps.
+        var maintained = false
+        if case .maintenance? = rule?.line { maintained = true }
+        if config.versioning.scopeLevels, !maintained, let stated = collector.scopeLevel(), level < stated.level {
+            intentNotes.append(
+                "commit \(stated.name.prefix(12)) (\(Console.printable(stated.subject))) names a \(stated.level.rawValue) in its scope ([versioning] scope-levels)")
+            level = stated.level
+            changeLevel = max(changeLevel, stated.level)
+        }
         let step = { (version: SemanticVersion) in
             Self.next(after: version, level: level, majorBelowOne: intent.literalMajor)
         }
@@ -1456,6 +1467,8 @@ package struct BumpCollector: Sendable {
     private var nonMerges = 0
     /// How many of the commits (merges aside) carry a Conventional Commits type.
     package private(set) var typed = 0
+    /// Commits whose scope names a level (`fix(minor): …`), newest first: `[versioning] scope-levels`.
+    private var scoped: [(name: CommitName, level: VersionBump.Level, subject: String)] = []
 
     package init() {}
 
@@ -1471,6 +1484,9 @@ package struct BumpCollector: Sendable {
             return
         }
         typed += 1
+        if let scope = parsed.scope?.lowercased(), let level = VersionBump.Level(rawValue: scope) {
+            scoped.append((CommitName(commit.hash), level, commit.subject))
+        }
         if parsed.isBreaking {
             raising.append((CommitName(commit.hash), .major, commit.subject))
         } else if parsed.type == "feat" {
@@ -1492,6 +1508,14 @@ package struct BumpCollector: Sendable {
     package func raisingCommits() -> [(name: String, level: VersionBump.Level)] {
         let cancelled = ledger.cancelled()
         return raising.filter { !cancelled.contains($0.name) }.map { ($0.name.description, $0.level) }
+    }
+
+    /// The highest level a commit's scope names (not reverted), and the oldest commit naming it.
+    package func scopeLevel() -> (level: VersionBump.Level, name: String, subject: String)? {
+        let cancelled = ledger.cancelled()
+        let kept = scoped.filter { !cancelled.contains($0.name) }
+        guard let level = kept.map(\.level).max(), let oldest = kept.last(where: { $0.level == level }) else { return nil }
+        return (level, oldest.name.description, oldest.subject)
     }
 
     /// The oldest commit (not reverted) without a type whose subject adds something.

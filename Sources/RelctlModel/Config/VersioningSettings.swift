@@ -105,6 +105,10 @@ package struct VersioningSettings: Sendable, Equatable {
     package var features: Features = .minor
     package var untypedAdds: UntypedAdds = .patch
     package var cadence: Cadence?
+    /// `scope-levels`: a Conventional Commits scope naming a level (`fix(minor): …`,
+    /// `feat(patch): …`, `chore(major): …`) releases at least that level, as semantic-release's
+    /// `releaseRules` keyed by scope do (ordo-one's package-benchmark).
+    package var scopeLevels = false
     /// Whether the table was written (a member's own `[versioning]` replaces the root's).
     package var isSet = false
 

@@ -500,6 +500,7 @@ public enum ConfigLoader {
         if let rule = choice("features", VersioningSettings.Features.self) { settings.features = rule }
         if let rule = choice("untyped-adds", VersioningSettings.UntypedAdds.self) { settings.untypedAdds = rule }
         settings.cadence = choice("cadence", VersioningSettings.Cadence.self)
+        if let flag = table.bool("scope-levels") { settings.scopeLevels = flag }
         return settings
     }
 

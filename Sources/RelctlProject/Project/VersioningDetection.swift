@@ -21,6 +21,8 @@ package struct VersioningFindings: Equatable, Sendable {
     /// `untyped-adds = "minor"`, and why.
     package var untypedAddsAsMinors: String?
     package var cadence: (kind: VersioningSettings.Cadence, why: String)?
+    /// `scope-levels = true` (semantic-release's `releaseRules` keyed by a scope naming a level), and why.
+    package var scopeLevels: String?
     /// The checked-out branch is a maintenance line (axios' `v0.x` while 1.x ships from `main`):
     /// the `[[branch]]` range init writes for it (docs/branches.md).
     package var maintenance: (branch: String, range: VersionRange, why: String)?
@@ -45,7 +47,7 @@ package struct VersioningFindings: Equatable, Sendable {
 
     package var isEmpty: Bool {
         fragments == nil && changelog == nil && zeroMajor == nil && breakingAsMinor == nil && featuresAsPatches == nil && untypedAddsAsMinors == nil
-            && cadence == nil && featuresAsMajors == nil
+            && cadence == nil && featuresAsMajors == nil && scopeLevels == nil
     }
 
     package static func == (a: VersioningFindings, b: VersioningFindings) -> Bool {
@@ -57,7 +59,7 @@ package struct VersioningFindings: Equatable, Sendable {
             && a.maintenance?.why == b.maintenance?.why && a.memberMaintenance == b.memberMaintenance
             && a.mainLine == b.mainLine && a.keepsInRange == b.keepsInRange && a.breakingAsMinor == b.breakingAsMinor
             && a.featuresAsPatches == b.featuresAsPatches && a.untypedAddsAsMinors == b.untypedAddsAsMinors
-            && a.featuresAsMajors == b.featuresAsMajors
+            && a.featuresAsMajors == b.featuresAsMajors && a.scopeLevels == b.scopeLevels
     }
 
     /// The branch init ran on when it is a maintenance line of the project or of some members.
@@ -101,6 +103,7 @@ package struct VersioningFindings: Equatable, Sendable {
         if let featuresAsMajors { text += "features = \"major\"   # \(featuresAsMajors)\n" }
         if let untypedAddsAsMinors { text += "untyped-adds = \"minor\"   # \(untypedAddsAsMinors)\n" }
         if let cadence { text += "cadence = \"\(cadence.kind.rawValue)\"   # \(cadence.why)\n" }
+        if let scopeLevels { text += "scope-levels = true   # \(scopeLevels)\n" }
         return text + "\n"
     }
 }
@@ -116,6 +119,7 @@ package enum VersioningDetection {
     ) async -> VersioningFindings {
         var found = VersioningFindings()
         found.fragments = fragments(root: root)
+        found.scopeLevels = semanticReleaseScopeLevels(root: root)
         let branch = try? await git?.currentBranch()
         if let git, let branch {
             found.mainLine = await mainLine(branch: branch, git: git)
@@ -262,6 +266,36 @@ package enum VersioningDetection {
             }
         }
         return found
+    }
+
+    /// semantic-release's `releaseRules` releasing a scope that names a level as that level
+    /// (`- scope: 'minor'` / `release: minor`, `{"scope": "minor", "release": "minor"}`), in its
+    /// configuration files or a workflow writing one (package-benchmark echoes its `.releaserc.yml`
+    /// in `.github/workflows/semantic-release.yml`): the file, for the note; nil when none says so.
+    /// At most 40 workflow files of 256 KiB each are read.
+    static func semanticReleaseScopeLevels(root: URL) -> String? {
+        var files = [
+            ".releaserc", ".releaserc.json", ".releaserc.yaml", ".releaserc.yml", ".releaserc.js", ".releaserc.cjs",
+            "release.config.js", "release.config.cjs", "release.config.mjs", "package.json",
+        ]
+        let workflows = ".github/workflows"
+        for name in ((try? FileSystem.names(in: root.appendingPathComponent(workflows))) ?? []).sorted().prefix(40)
+        where name.hasSuffix(".yml") || name.hasSuffix(".yaml") {
+            files.append(workflows + "/" + name)
+        }
+        let rule = #/(?i)["']?scope["']?\s*:\s*["']?(major|minor|patch)["']?\s*,?\s*["']?release["']?\s*:\s*["']?(major|minor|patch)\b/#
+        for path in files {
+            guard let file = try? ProjectFile.open(path, in: root), file.isRegularFile,
+                case .whole(let data)? = file.data(limit: 256 * 1024)
+            else { continue }
+            let text = TextFile.decode(data)
+            guard text.contains("releaseRules") else { continue }
+            let named = text.matches(of: rule).filter { $0.1.lowercased() == $0.2.lowercased() }
+            if Set(named.map { $0.1.lowercased() }).count >= 2 {
+                return "\(path): semantic-release's releaseRules release a commit whose scope names a level (`fix(minor): …`) as that level"
+            }
+        }
+        return nil
     }
 
     /// The commits of one `git log older..newer`, no paths, no bases: what a maintenance line's
