@@ -105,4 +105,27 @@ struct OutOfSampleRound24CLITests {
         #expect(!plain.contains("scope-levels"), "\(plain)")
         #expect(try VersionIntentCLITests.bumpJSON(repository)["next"] as? String == "1.29.12")
     }
+
+    /// jq keeps a GNU `ChangeLog` last written in 2015 (dated entries, no version) beside its
+    /// `NEWS.md`, whose `# 1.8.2` is written ahead of the release. init took the first changelog
+    /// name it found, read nothing from it and stopped: jq's untyped-adds then proposed 1.9.0 for
+    /// its security patch (2 points of the lead's C round). A file naming no version is passed over.
+    @Test func aChangelogNamingNoVersionIsPassedOver() throws {
+        let repository = try GitRepository()
+        let gnu = "2015-07-10  Nicolas Williams  nico@example.com\n\n\tUse `include` for import into namespace\n"
+        try repository.commit("Initial", files: ["ChangeLog": gnu, "src/main.c": "int main;\n", "NEWS.md": "# 1.8.0\n\n- Things.\n"], date: "2025-01-10T10:00:00Z")
+        try repository.git("tag", "jq-1.8.0")
+        try repository.commit("Support arm64 builds (#3463)", files: ["src/arm.c": "1\n"], date: "2025-02-10T10:00:00Z")
+        try repository.commit("Update NEWS.md for 1.8.1", files: ["NEWS.md": "# 1.8.1\n\n- More.\n\n# 1.8.0\n\n- Things.\n"], date: "2025-02-11T10:00:00Z")
+        try repository.git("tag", "jq-1.8.1")
+        try repository.commit("Fix a heap overflow (#3500)", files: ["src/main.c": "int main2;\n"], date: "2025-03-10T10:00:00Z")
+        try repository.commit(
+            "Update NEWS.md for 1.8.2",
+            files: ["NEWS.md": "# 1.8.2\n\nA patch release with security fixes.\n\n# 1.8.1\n\n- More.\n\n# 1.8.0\n\n- Things.\n"],
+            date: "2025-03-11T10:00:00Z")
+        try repository.git("remote", "add", "origin", "https://github.com/jqlang/jq")
+        let config = try VersionIntentCLITests.initialise(repository)
+        #expect(config.contains("changelog = \"NEWS.md\""), "\(config)")
+        #expect(try VersionIntentCLITests.bumpJSON(repository)["next"] as? String == "1.8.2")
+    }
 }

@@ -129,6 +129,19 @@ import Testing
         #expect(history.format == "rel_{major}_{minor}_{patch}", "\(history.note)")
     }
 
+    /// c-ares moved from `cares-1_29_0` to `v1.30.0`: the word before underscored parts spells the
+    /// version as a `v` does, so the newer bare series wins on recency (read as a package's named
+    /// series, it outvoted the seven newer `v` tags and init proposed `cares-1_30_0`).
+    @Test func anUnderscoredSeriesCompetesWithBareTagsOnRecency() {
+        var tags = (20...29).map { GitTag(name: "cares-1_\($0)_0", commit: nil, date: $0 * 100) }
+        tags += (30...33).map { GitTag(name: "v1.\($0).0", commit: nil, date: $0 * 100) }
+        tags += (1...3).map { GitTag(name: "v1.32.\($0)", commit: nil, date: 3_250 + $0) }
+        let history = TagHistory(tags: tags, project: "c-ares")
+        #expect(history.format == "v{version}", "\(history.note)")
+        let older = TagHistory(tags: Array(tags.prefix(12)), project: "c-ares")
+        #expect(older.format == "cares-{major}_{minor}_{patch}", "\(older.note)")
+    }
+
     /// The underscore reading (a word, `_` or `-`, three numbers joined by `_`, a PEP 440 prerelease
     /// glued on) takes those tags whole and nothing else.
     @Test func anUnderscoredTagIsReadWholeOrNotAtAll() throws {

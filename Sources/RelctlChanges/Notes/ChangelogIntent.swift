@@ -70,6 +70,14 @@ package struct ChangelogIntent: Sendable, Equatable {
             in: text, path: shown, names: [config.project.name.lowercased()], latest: latest)
     }
 
+    /// Whether the changelog `text` has a heading naming a version: a GNU-style `ChangeLog` of
+    /// dated entries (jq's, last written in 2015) names none, and says nothing of any release.
+    package static func namesReleases(in text: String, path: String, names: Set<String> = []) -> Bool {
+        let document = ChangelogDocument(
+            lines: text.fileLines.map(String.init), format: ChangelogDocument.Format(path: path), names: names)
+        return document.headings.contains { $0.version != nil }
+    }
+
     /// The intent of the changelog `text` (named `path`, whose suffix gives its format) against
     /// `latest`, the latest release.
     package static func section(

@@ -95,7 +95,10 @@ package struct TagHistory {
             if !tags.isEmpty { note = "no version tag yet: tags will look like v1.2.3" }
             return
         }
-        let named = releases.filter { !Self.isGeneric($0.prefix) }
+        // A word before underscored parts (`cares-1_29_0`, `rel_1_19_1`) spells a version, as a `v`
+        // does, rather than naming a package: such a series competes with bare tags on recency
+        // (c-ares moved from `cares-1_29_0` to `v1.30.0`).
+        let named = releases.filter { !Self.isGeneric($0.prefix) && !$0.underscored }
         var candidates = named.isEmpty ? releases : named
         // Named tags that each twin a bare one of the same version on the same commit, the bare
         // series the longer (tokei's 7 `tokei@13.0.0` beside 36 `v13.0.0`): the bare series is

@@ -514,10 +514,16 @@ package enum VersioningDetection {
     ) -> (path: String, why: String)? {
         for name in changelogNames {
             guard let file = try? ProjectFile.open(name, in: root), file.isRegularFile else { continue }
-            guard let text = try? file.text(),
-                let intent = ChangelogIntent.section(
-                    in: text, path: name, names: project.isEmpty ? [] : [project.lowercased()], latest: latest.version)
-            else { return nil }
+            let names: Set<String> = project.isEmpty ? [] : [project.lowercased()]
+            guard let text = try? file.text() else { return nil }
+            // A file naming no version at all is no release changelog: the next name may be
+            // (jq's GNU `ChangeLog` of 2015 entries, then its `NEWS.md` with `# 1.8.2` ahead).
+            guard
+                let intent = ChangelogIntent.section(in: text, path: name, names: names, latest: latest.version)
+            else {
+                if ChangelogIntent.namesReleases(in: text, path: name, names: names) { return nil }
+                continue
+            }
             let said =
                 switch intent.finding {
                 case .version(let version): "`\(intent.heading)` names \(version), above \(latest.tag)"
