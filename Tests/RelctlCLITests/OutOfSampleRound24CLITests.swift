@@ -128,4 +128,45 @@ struct OutOfSampleRound24CLITests {
         #expect(config.contains("changelog = \"NEWS.md\""), "\(config)")
         #expect(try VersionIntentCLITests.bumpJSON(repository)["next"] as? String == "1.8.2")
     }
+
+    /// nginx tags `release-1.31.4` (594 tags, nothing else): init read none of them, wrote
+    /// `v{version}` and proposed 0.1.0 at every point (0/10 in the lead's C round). A prefix that
+    /// only says release is a series of its own, competing with bare tags on recency.
+    @Test func releaseWordTagsAreASeries() throws {
+        let repository = try GitRepository()
+        for (index, version) in ["1.29.3", "1.29.4", "1.29.5"].enumerated() {
+            try repository.commit("Fixed a worker crash (\(index)).", files: ["src/core/x.c": "\(index)\n"], date: "2025-0\(index + 1)-10T10:00:00Z")
+            try repository.git("tag", "release-" + version)
+        }
+        try repository.commit("Resolver: fixed a leak.", files: ["src/core/y.c": "1\n"], date: "2025-05-10T10:00:00Z")
+        let config = try VersionIntentCLITests.initialise(repository)
+        #expect(config.contains("tag-format = \"release-{version}\""), "\(config)")
+        let json = try VersionIntentCLITests.bumpJSON(repository)
+        #expect(json["next"] as? String == "1.29.6" && json["tag"] as? String == "release-1.29.6", "\(json)")
+
+        // Moved on to `v` tags: the newer series wins.
+        for (index, version) in ["1.30.0", "1.30.1", "1.30.2", "1.31.0"].enumerated() {
+            try repository.commit("Feature \(index).", files: ["src/core/z.c": "\(index)\n"], date: "2025-0\(index + 6)-10T10:00:00Z")
+            try repository.git("tag", "v" + version)
+        }
+        try FileManager.default.removeItem(at: repository.url.appendingPathComponent("relctl.toml"))
+        #expect(try VersionIntentCLITests.initialise(repository).contains("tag-format = \"v{version}\""))
+    }
+
+    /// raylib's `src/raylib.h` names the release in preparation, two numbers and skipping minors
+    /// (`#define RAYLIB_VERSION  "4.2"` while 4.0.0 is the latest): a header named for the project
+    /// is read as a version header, and one naming a final above the latest release, in its major
+    /// or the next, is listed (1/10 → 6/10 in the lead's C round).
+    @Test func aHeaderNamedForTheProjectNamesTheNextRelease() throws {
+        let repository = try GitRepository()
+        let header = { (version: String) in "#ifndef RAYLIB_H\n#define RAYLIB_H\n#define RAYLIB_VERSION  \"\(version)\"\n#endif\n" }
+        try repository.commit("Initial", files: ["src/raylib.h": header("4.0"), "src/core.c": "1\n"], date: "2025-01-10T10:00:00Z")
+        try repository.git("tag", "4.0.0")
+        try repository.commit("REVIEWED: audio module", files: ["src/core.c": "2\n"], date: "2025-02-10T10:00:00Z")
+        try repository.commit("Update version to raylib 4.2", files: ["src/raylib.h": header("4.2")], date: "2025-03-10T10:00:00Z")
+        try repository.git("remote", "add", "origin", "https://github.com/raysan5/raylib")
+        let config = try VersionIntentCLITests.initialise(repository)
+        #expect(config.contains("path = \"src/raylib.h\""), "\(config)")
+        #expect(try VersionIntentCLITests.bumpJSON(repository)["next"] as? String == "4.2.0")
+    }
 }

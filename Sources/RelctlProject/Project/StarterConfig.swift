@@ -1017,9 +1017,11 @@ public enum StarterConfig {
                     path: path, version: version, shown: "`\(declaration)`", kind: "swift", pattern: pattern))
         }
         // C: a version header (curl's `include/curl/curlver.h`, `#define LIBCURL_VERSION
-        // "8.18.0-DEV"`, c-ares' `include/ares_version.h`): at the root, in `include/` or `src/`
-        // and two folders below `include/`, a `.h` file whose name says version (`ver`), at most
-        // 100 files; a define ending in VERSION (or VERSION_STR, VERSION_STRING) quoting three numbers.
+        // "8.18.0-DEV"`, c-ares' `include/ares_version.h`, raylib's `src/raylib.h`): at the root,
+        // in `include/` or `src/` and two folders below `include/`, a `.h` file whose name says
+        // version (`ver`) or is the project's, at most 100 files; a define ending in VERSION (or
+        // VERSION_STR, VERSION_STRING) quoting two or three numbers.
+        let projectStem = letters(project).lowercased()
         var headers: [String] = []
         var headerFolders = ["", "include", "src"]
         for depth in 0..<3 {
@@ -1028,7 +1030,10 @@ public enum StarterConfig {
                 let listed = folder.isEmpty ? names : ((try? FileSystem.names(in: root.appendingPathComponent(folder))) ?? []).sorted()
                 for name in listed.prefix(200) where !name.hasPrefix(".") {
                     let path = folder.isEmpty ? name : folder + "/" + name
-                    if name.hasSuffix(".h"), name.lowercased().contains("ver") {
+                    if name.hasSuffix(".h"),
+                        name.lowercased().contains("ver")
+                            || (!projectStem.isEmpty && letters(String(name.dropLast(2))).lowercased() == projectStem)
+                    {
                         headers.append(path)
                     } else if depth < 2, folder.hasPrefix("include"), FileSystem.isDirectory(root.appendingPathComponent(path)) {
                         deeper.append(path)
@@ -1037,9 +1042,9 @@ public enum StarterConfig {
             }
             headerFolders = deeper
         }
-        let define = #"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*VERSION(?:_STR|_STRING)?)[ \t]+"v?([0-9]+\.[0-9]+\.[0-9]+[^"]*)""#
+        let define = #"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*VERSION(?:_STR|_STRING)?)[ \t]+"v?([0-9]+\.[0-9]+(?:\.[0-9]+)?[^"]*)""#
         for path in headers.prefix(100) where !named.contains(path) {
-            guard let text = read(path), quotesThreeNumberVersion(text), let regex = try? Regex(define),
+            guard let text = read(path), text.contains("VERSION"), let regex = try? Regex(define),
                 let match = text.firstMatch(of: regex), let name = match.output[1].substring,
                 let version = match.output[2].substring
             else { continue }
@@ -1118,9 +1123,15 @@ public enum StarterConfig {
         // version is some other library's.
         candidates.removeAll { entry in
             guard entry.path.hasSuffix(".go") || entry.path.hasSuffix(".h") else { return false }
-            guard let latest, let held = try? SemanticVersion(parsing: entry.version) else { return true }
+            guard let latest, let held = VersionBump.semanticVersion(ofManifestText: entry.version)
+                ?? (try? VersionScheme.calendarVersion(entry.version))
+            else { return true }
             let finalOfPrerelease = latest.isPrerelease && !held.isPrerelease && held == latest.final
-            return held != latest && !(held.isDevelopmentMarker && held.final > latest) && !finalOfPrerelease
+            // A header may name the release in preparation outright (raylib's `"4.2"` after 4.0.0,
+            // `"6.0"` after 5.5: it skips minors): a final above the latest, in its major or the next.
+            let next = entry.path.hasSuffix(".h") && !held.isPrerelease && !latest.isPrerelease && latest < held
+                && (Int(held.major) ?? .max) <= (Int(latest.major) ?? 0) + 1
+            return held != latest && !(held.isDevelopmentMarker && held.final > latest) && !finalOfPrerelease && !next
         }
         guard !candidates.isEmpty else { return }
         let listed = found.versions.lazy.compactMap { versionHeld($0, root: root, unknownAs: "plain")?.text }.first

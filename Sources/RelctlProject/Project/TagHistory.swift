@@ -32,6 +32,11 @@ package struct TagHistory {
         package var date: Int = 0
         /// The version's parts are joined by `_` in the tag (`rel_1_19_1`); `inner` has them joined by `.`.
         package var underscored = false
+        /// The prefix is a word saying release (`release-`, nginx's `release-1.31.4`), not a name.
+        package var releaseWord = false
+        /// The text before the version only spells a release, as a `v` does, without naming a
+        /// package: such a series competes with bare tags on recency rather than outranking them.
+        var spellsReleaseOnly: Bool { underscored || releaseWord }
 
         /// The prefix with a final `V` read as `v`: `V0.17` and `v2.13.4` are one family; an
         /// underscored spelling is a family of its own.
@@ -98,7 +103,7 @@ package struct TagHistory {
         // A word before underscored parts (`cares-1_29_0`, `rel_1_19_1`) spells a version, as a `v`
         // does, rather than naming a package: such a series competes with bare tags on recency
         // (c-ares moved from `cares-1_29_0` to `v1.30.0`).
-        let named = releases.filter { !Self.isGeneric($0.prefix) && !$0.underscored }
+        let named = releases.filter { !Self.isGeneric($0.prefix) && !$0.spellsReleaseOnly }
         var candidates = named.isEmpty ? releases : named
         // Named tags that each twin a bare one of the same version on the same commit, the bare
         // series the longer (tokei's 7 `tokei@13.0.0` beside 36 `v13.0.0`): the bare series is
@@ -244,6 +249,12 @@ package struct TagHistory {
         {
             prefix = head + String(separator)
         }
+        var releaseWord = false
+        // nginx's `release-1.31.4`, sqlite's `version-3.45.0`: a word saying release, not a name.
+        if prefix.isEmpty, let word = releaseWords.first(where: { tag.hasPrefix($0) }) {
+            prefix = word
+            releaseWord = true
+        }
         var inner = Substring(tag.dropFirst(prefix.count))
         if inner.first == "v" || inner.first == "V" {
             prefix.append(inner.removeFirst())
@@ -253,8 +264,13 @@ package struct TagHistory {
         guard inner.first?.isNumber == true,
             let version = ReleasedVersions.reading(String(inner), scheme: .calver)
         else { return underscoredRelease(in: tag) }
-        return Release(tag: tag, prefix: prefix, inner: String(inner), version: version)
+        var release = Release(tag: tag, prefix: prefix, inner: String(inner), version: version)
+        release.releaseWord = releaseWord
+        return release
     }
+
+    /// Prefixes that say only "a release of": `release-1.31.4`, `version-3.45.0`.
+    static let releaseWords = ["release-", "release_", "release/", "version-", "version_"]
 
     /// alembic's and SQLAlchemy's `rel_1_19_1`, `rel_2_0_0b1`, curl's `curl-8_21_0`: a word and `_`
     /// or `-`, then three numbers joined by `_`, and a PEP 440 prerelease glued on.
