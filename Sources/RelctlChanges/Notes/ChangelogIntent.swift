@@ -70,12 +70,15 @@ package struct ChangelogIntent: Sendable, Equatable {
             in: text, path: shown, names: [config.project.name.lowercased()], latest: latest)
     }
 
-    /// Whether the changelog `text` has a heading naming a version: a GNU-style `ChangeLog` of
-    /// dated entries (jq's, last written in 2015) names none, and says nothing of any release.
-    package static func namesReleases(in text: String, path: String, names: Set<String> = []) -> Bool {
+    /// The intent of the changelog `text` (as `section`), and whether it has a heading naming a
+    /// version at all: a GNU-style `ChangeLog` of dated entries (jq's, last written in 2015) names
+    /// none, and says nothing of any release. One parse of the file for both.
+    package static func reading(
+        _ text: String, path: String, names: Set<String> = [], latest: SemanticVersion
+    ) -> (intent: ChangelogIntent?, namesReleases: Bool) {
         let document = ChangelogDocument(
             lines: text.fileLines.map(String.init), format: ChangelogDocument.Format(path: path), names: names)
-        return document.headings.contains { $0.version != nil }
+        return (section(of: document, path: path, latest: latest), document.headings.contains { $0.version != nil })
     }
 
     /// The intent of the changelog `text` (named `path`, whose suffix gives its format) against
@@ -83,9 +86,12 @@ package struct ChangelogIntent: Sendable, Equatable {
     package static func section(
         in text: String, path: String, names: Set<String> = [], latest: SemanticVersion
     ) -> ChangelogIntent? {
-        let lines = text.fileLines.map(String.init)
         let document = ChangelogDocument(
-            lines: lines, format: ChangelogDocument.Format(path: path), names: names)
+            lines: text.fileLines.map(String.init), format: ChangelogDocument.Format(path: path), names: names)
+        return section(of: document, path: path, latest: latest)
+    }
+
+    static func section(of document: ChangelogDocument, path: String, latest: SemanticVersion) -> ChangelogIntent? {
         let releaseLevel = usualReleaseLevel(document)
         // The newest section: the first heading that names a version at the release headings'
         // level, or an unreleased heading before it.

@@ -1042,12 +1042,15 @@ public enum StarterConfig {
             }
             headerFolders = deeper
         }
-        let define = #"(?m)^[ \t]*#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*VERSION(?:_STR|_STRING)?)[ \t]+"v?([0-9]+\.[0-9]+(?:\.[0-9]+)?[^"]*)""#
+        let define = #/^[ \t]*#[ \t]*define[ \t]+([A-Za-z_][A-Za-z0-9_]*VERSION(?:_STR|_STRING)?)[ \t]+"v?([0-9]+\.[0-9]+(?:\.[0-9]+)?[^"]*)"/#
         for path in headers.prefix(100) where !named.contains(path) {
-            guard let text = read(path), text.contains("VERSION"), let regex = try? Regex(define),
-                let match = text.firstMatch(of: regex), let name = match.output[1].substring,
-                let version = match.output[2].substring
+            // Only lines that can be such a define reach the regex engine (a header is mostly else).
+            guard let text = read(path),
+                let match = text.split(separator: "\n").lazy
+                    .filter({ $0.contains("define") && $0.contains("VERSION") && $0.contains("\"") })
+                    .compactMap({ $0.firstMatch(of: define) }).first
             else { continue }
+            let (name, version) = (match.output.1, match.output.2)
             found.append(
                 UnlocatedVersion(
                     path: path, version: String(version), shown: "`#define \(name) \"\(version)\"`", kind: "regex",

@@ -518,10 +518,9 @@ package enum VersioningDetection {
             guard let text = try? file.text() else { return nil }
             // A file naming no version at all is no release changelog: the next name may be
             // (jq's GNU `ChangeLog` of 2015 entries, then its `NEWS.md` with `# 1.8.2` ahead).
-            guard
-                let intent = ChangelogIntent.section(in: text, path: name, names: names, latest: latest.version)
-            else {
-                if ChangelogIntent.namesReleases(in: text, path: name, names: names) { return nil }
+            let read = ChangelogIntent.reading(text, path: name, names: names, latest: latest.version)
+            guard let intent = read.intent else {
+                if read.namesReleases { return nil }
                 continue
             }
             let said =
