@@ -169,4 +169,33 @@ struct OutOfSampleRound24CLITests {
         #expect(config.contains("path = \"src/raylib.h\""), "\(config)")
         #expect(try VersionIntentCLITests.bumpJSON(repository)["next"] as? String == "4.2.0")
     }
+
+    /// OpenTelemetry's build tools keep one `.chloggen/*.yaml` entry a pull request, each with a
+    /// `change_type`; relctl read commits and a minor cadence (20 of 40 points in round 26).
+    /// `init` writes `fragments = "chloggen"`, and the entries decide the level: a lone
+    /// `bug_fix` is a patch whatever the commits and the cadence say, an `enhancement` a minor.
+    @Test func chloggenEntriesDecideTheLevel() throws {
+        let repository = try GitRepository()
+        let template = "# One of 'breaking', 'deprecation', 'new_component', 'enhancement', 'bug_fix'\nchange_type:\ncomponent:\nnote:\n"
+        try repository.commit(
+            "Initial", files: ["go.mod": "module go.opentelemetry.io/build-tools\n\ngo 1.22\n", ".chloggen/TEMPLATE.yaml": template],
+            date: "2025-01-10T10:00:00Z")
+        for (index, version) in ["0.20.0", "0.21.0", "0.22.0", "0.23.0"].enumerated() {
+            try repository.commit("feat: tool \(index) (#\(index))", files: ["tool\(index).go": "package x\n"], date: "2025-0\(index + 2)-10T10:00:00Z")
+            try repository.git("tag", "v" + version)
+        }
+        try repository.commit(
+            "feat: trim issue titles (#700)",
+            files: [".chloggen/trim_issue_title.yaml": "change_type: bug_fix\ncomponent: issuegenerator\nnote: Trim the title.\n", "trim.go": "package x\n"],
+            date: "2025-07-10T10:00:00Z")
+        let config = try VersionIntentCLITests.initialise(repository)
+        #expect(config.contains("fragments = \"chloggen\""), "\(config)")
+        let json = try VersionIntentCLITests.bumpJSON(repository)
+        #expect(json["next"] as? String == "0.23.1", "\(json)")
+
+        try repository.commit(
+            "Add a flag (#701)", files: [".chloggen/flag.yaml": "change_type: 'enhancement' # a new flag\ncomponent: multimod\n"],
+            date: "2025-07-11T10:00:00Z")
+        #expect(try VersionIntentCLITests.bumpJSON(repository)["next"] as? String == "0.24.0")
+    }
 }

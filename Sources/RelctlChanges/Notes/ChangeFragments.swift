@@ -59,6 +59,7 @@ package struct ChangeFragments: Sendable, Equatable {
                 root: config.root, repository: config.repositoryRoot, names: changesetNames(config: config))
         case .chango?: return try chango(root: config.root)
         case .news?: return try news(root: config.root)
+        case .chloggen?: return try chloggen(root: config.root, repository: config.repositoryRoot)
         case .releaseFile?: return try releaseFile(root: config.root)
         case .covector?:
             return try changesets(
@@ -338,6 +339,48 @@ package struct ChangeFragments: Sendable, Equatable {
                 words.contains(where: { majorTypes.contains($0) }) ? .major
                 : words.contains(where: { minorTypes.contains($0) || $0 == "enhancements" || $0 == "enhancement" }) ? .minor
                 : .patch
+            found = Self.counting(found, level: level, file: path, literalMajor: false)
+        }
+        return found
+    }
+
+    // MARK: chloggen
+
+    /// The folder holding OpenTelemetry's chloggen entries: `.chloggen/` with its `TEMPLATE.yaml`
+    /// or `config.yaml`, in `root` or at the top of its repository (a workspace member's).
+    package static func chloggenFolder(root: URL, repository: URL? = nil) -> URL? {
+        for location in [root] + (repository.map { [$0] } ?? []) {
+            for name in [".chloggen/TEMPLATE.yaml", ".chloggen/config.yaml"]
+            where (try? ProjectFile.open(name, in: location))?.isRegularFile == true {
+                return location
+            }
+        }
+        return nil
+    }
+
+    /// The entries in `.chloggen/` (all `.yaml` files but TEMPLATE.yaml and config.yaml): each
+    /// `change_type:` names its level: `breaking` a major (a minor below 1.0.0, as a breaking
+    /// commit), `enhancement`, `new_component` and `deprecation` a minor, `bug_fix` a patch.
+    static func chloggen(root: URL, repository: URL?) throws -> ChangeFragments? {
+        guard let top = chloggenFolder(root: root, repository: repository) else { return nil }
+        let directory = try ProjectFile.open(".chloggen", in: top, what: "chloggen's folder")
+        guard directory.isDirectory else { return nil }
+        var found: ChangeFragments?
+        for name in try FileSystem.names(in: directory.location).sorted().prefix(5_000)
+        where (name.hasSuffix(".yaml") || name.hasSuffix(".yml")) && !name.hasPrefix(".")
+            && !["TEMPLATE.yaml", "config.yaml"].contains(name)
+        {
+            let path = ".chloggen/" + name
+            let file = try ProjectFile.open(path, in: top, what: "a chloggen entry")
+            guard file.isRegularFile, case .whole(let data)? = file.data(limit: 256 * 1024) else { continue }
+            guard
+                let line = TextFile.decode(data).fileLines.first(where: { $0.hasPrefix("change_type:") }),
+                case let value = line.dropFirst("change_type:".count).split(separator: "#").first ?? "",
+                case let type = value.trimmingCharacters(in: CharacterSet(charactersIn: " \t'\"")).lowercased(),
+                !type.isEmpty
+            else { continue }
+            let level: VersionBump.Level =
+                type == "breaking" ? .major : ["enhancement", "new_component", "deprecation"].contains(type) ? .minor : .patch
             found = Self.counting(found, level: level, file: path, literalMajor: false)
         }
         return found

@@ -25,11 +25,16 @@ package struct VersioningSettings: Sendable, Equatable {
         /// `news/TEMPLATE` whose `### Enhancements` / `### Bug fixes` … sections hold `* …` entries;
         /// the template's `* <news item>` is no entry.
         case news
+        /// OpenTelemetry's chloggen: `.chloggen/*.yaml`, one a pull request (its CI requires one
+        /// for every change), each with `change_type: breaking|deprecation|new_component|enhancement|bug_fix`.
+        case chloggen
 
         /// Whether the fragments set the level whatever the commits say (changesets and covector
-        /// apply them as `changeset version` does, autopub releases what the file says);
-        /// towncrier's and chango's only raise it.
-        package var decidesLevel: Bool { self == .changesets || self == .covector || self == .releaseFile }
+        /// apply them as `changeset version` does, autopub releases what the file says, chloggen's
+        /// CI holds every change to an entry); towncrier's and chango's only raise it.
+        package var decidesLevel: Bool {
+            self == .changesets || self == .covector || self == .releaseFile || self == .chloggen
+        }
     }
 
     /// `zero-major`: what a change does to a version below 1.0.0.

@@ -617,6 +617,11 @@ package enum VersioningDetection {
         where (try? ProjectFile.open(".changes/config.json", in: location))?.isRegularFile == true {
             return (.covector, ".changes/config.json: covector's change files give each package's bump level")
         }
+        // OpenTelemetry's chloggen: `.chloggen/TEMPLATE.yaml` here or at the repository's top.
+        let top = Git.repositoryTop(of: root.standardizedFileURL.path).flatMap { AbsolutePath(absolute: $0)?.url }
+        if ChangeFragments.chloggenFolder(root: root, repository: top) != nil {
+            return (.chloggen, ".chloggen/ holds chloggen's entries: each `change_type` gives the bump level")
+        }
         // rever (conda's projects): `news/TEMPLATE` with its `### Enhancements` … sections.
         if ChangeFragments.newsTemplate(root: root) {
             return (.news, "news/TEMPLATE is rever's: the news files' sections give the bump level")
