@@ -198,4 +198,23 @@ struct OutOfSampleRound24CLITests {
             date: "2025-07-11T10:00:00Z")
         #expect(try VersionIntentCLITests.bumpJSON(repository)["next"] as? String == "0.24.0")
     }
+
+    /// sidekiq's changelog is `Changes.md` (relctl looked for `CHANGES.md` only) and PHPUnit keeps
+    /// one per series, `ChangeLog-13.2.md`, replaced at each minor: neither was read, and their
+    /// headings written ahead (`8.1.0` / `-----`, `## [13.2.0] - 2026-06-05`) went unseen
+    /// (5 points of round 27).
+    @Test func changelogsNamedInOtherCasesAndPerSeries() throws {
+        for (file, text) in [
+            ("Changes.md", "# Sidekiq Changes\n\n8.1.0\n----------\n\n- A new TUI.\n\n8.0.10\n----------\n\n- Fix.\n"),
+            ("ChangeLog-8.1.md", "# Changes in PHPUnit 8.1\n\n## [8.1.0] - 2026-06-05\n\n### Added\n\n- Things.\n"),
+        ] {
+            let repository = try GitRepository()
+            try repository.commit("Initial", files: ["lib/a.rb": "1\n"], date: "2025-01-10T10:00:00Z")
+            try repository.git("tag", "v8.0.10")
+            try repository.commit("Fix a leak", files: ["lib/a.rb": "2\n", file: text], date: "2025-02-10T10:00:00Z")
+            let config = try VersionIntentCLITests.initialise(repository)
+            #expect(config.contains("changelog = \"\(file)\""), "\(config)")
+            #expect(try VersionIntentCLITests.bumpJSON(repository)["next"] as? String == "8.1.0", "\(file)")
+        }
+    }
 }

@@ -512,7 +512,7 @@ package enum VersioningDetection {
     package static func changelog(
         root: URL, latest: ReleaseHistory.Release, project: String = ""
     ) -> (path: String, why: String)? {
-        for name in changelogNames {
+        for name in changelogCandidates(root: root) {
             guard let file = try? ProjectFile.open(name, in: root), file.isRegularFile else { continue }
             let names: Set<String> = project.isEmpty ? [] : [project.lowercased()]
             guard let text = try? file.text() else { return nil }
@@ -532,6 +532,27 @@ package enum VersioningDetection {
             return (name, "\(name):\(intent.line) \(said): its newest section gives the next release")
         }
         return nil
+    }
+
+    /// `changelogNames` as the files at `root` spell them (sidekiq's `Changes.md`, Ruby's
+    /// `History.md`: a name at the top is matched whatever its case), then a changelog kept per
+    /// release series (PHPUnit's `ChangeLog-13.2.md`, replaced at each minor): the highest.
+    static func changelogCandidates(root: URL) -> [String] {
+        let present = ((try? FileSystem.names(in: root)) ?? []).prefix(2_000)
+        let byLowercase = Dictionary(present.map { ($0.lowercased(), $0) }, uniquingKeysWith: { first, _ in first })
+        var candidates: [String] = []
+        for name in changelogNames {
+            let spelled = name.contains("/") || present.contains(name) ? name : byLowercase[name.lowercased()] ?? name
+            if !candidates.contains(spelled) { candidates.append(spelled) }
+        }
+        let series = present.compactMap { name -> (name: String, major: Int, minor: Int)? in
+            guard let match = name.wholeMatch(of: #/(?i)change-?log-([0-9]+)\.([0-9]+)\.md/#),
+                let major = Int(match.1), let minor = Int(match.2)
+            else { return nil }
+            return (name, major, minor)
+        }
+        if let newest = series.max(by: { ($0.major, $0.minor) < ($1.major, $1.minor) }) { candidates.append(newest.name) }
+        return candidates
     }
 
     /// The changelog name members of a workspace keep ahead of their own latest releases
