@@ -10,6 +10,8 @@ import Testing
         "Allow overriding the base URL", "Implement `Repository.get_rules`", "net/http: add Server.Protocols",
         "[cli] Add a --json flag", "Introduce the `pick` function", "Expose `Timeout` in the public API",
         "Add md5 checksums to the manifest",
+        // swift-asn1's (round 26): the tests come with the change.
+        "Added visible string implementation with tests (#113)",
     ])
     func addingSubjects(subject: String) {
         #expect(UntypedSubject.adds(subject), "\(subject)")
@@ -28,6 +30,7 @@ import Testing
         "Add dependabot configuration for Go and GH Actions (#119)", "Add renovate config",
         // rubocop's (round 25): a Markdown file for contributors and their tools.
         "Add newline at end of CLAUDE.md", "Add AGENTS.md and CLAUDE.md",
+        "Add tests with fixtures for the parser",
     ])
     func otherSubjects(subject: String) {
         #expect(!UntypedSubject.adds(subject), "\(subject)")

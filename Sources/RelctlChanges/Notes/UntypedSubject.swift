@@ -35,6 +35,8 @@ package enum UntypedSubject {
         }
         let words = text.lowercased().split { !($0.isLetter || $0.isNumber) || !$0.isASCII }
         guard let first = words.first, addingVerbs.contains(String(first)) else { return false }
-        return !words.contains { housekeepingWords.contains(String($0)) }
+        // What comes `with` the change is not the change (swift-asn1's "Added visible string
+        // implementation with tests").
+        return !words.prefix { $0 != "with" }.contains { housekeepingWords.contains(String($0)) }
     }
 }
