@@ -1274,11 +1274,11 @@ public enum StarterConfig {
     /// yet (the first release of a fresh crate), else `X.Y.Z` in the tag format.
     private static func exampleTag(_ found: Findings, root: URL, tags: Set<String>) -> String {
         func spelt(_ version: String) -> String {
-            // A format joining the parts with `_` (`curl-{major}_{minor}_{patch}`) spells them so.
-            let underscored = found.tagFormat.contains(TagFormat.underscoredVersion)
-            return found.tagFormat.replacingOccurrences(of: "{project}", with: found.name)
+            // A format joining the parts with `_` (`curl-{major}_{minor}_{patch}`) spells them so;
+            // it holds no `{version}` (TagFormat refuses both).
+            found.tagFormat.replacingOccurrences(of: "{project}", with: found.name)
                 .replacingOccurrences(of: TagFormat.underscoredVersion, with: version.replacingOccurrences(of: ".", with: "_"))
-                .replacingOccurrences(of: "{version}", with: underscored ? version.replacingOccurrences(of: ".", with: "_") : version)
+                .replacingOccurrences(of: "{version}", with: version)
         }
         let version = found.versions.first.flatMap { versionHeld($0, root: root)?.text }
         if let version, version.range(of: #"^[0-9]+\.[0-9]+\.[0-9]+$"#, options: .regularExpression) != nil,
