@@ -217,19 +217,4 @@ struct OutOfSampleRound24CLITests {
             #expect(try VersionIntentCLITests.bumpJSON(repository)["next"] as? String == "8.1.0", "\(file)")
         }
     }
-
-    /// vhs' only feats in the range of v0.7.2 were dependabot's `feat(deps): bump the gomod group
-    /// with 1 update`: relctl proposed 0.8.0 (round 26). A dependency bump is no feature; a real
-    /// feat beside it still is, and so is a breaking bump.
-    @Test func aDependencyBumpTypedFeatIsNoFeature() throws {
-        let repository = try GitRepository()
-        try repository.commit("Initial", files: ["go.mod": "module github.com/charmbracelet/vhs\n\ngo 1.22\n"], date: "2025-01-10T10:00:00Z")
-        try repository.git("tag", "v0.7.1")
-        try repository.commit("feat(deps): bump the gomod group with 1 update (#470)", files: ["go.sum": "a\n"], date: "2025-02-10T10:00:00Z")
-        try repository.commit("fix: wait for the shell (#471)", files: ["shell.go": "package vhs\n"], date: "2025-02-11T10:00:00Z")
-        _ = try VersionIntentCLITests.initialise(repository)
-        #expect(try VersionIntentCLITests.bumpJSON(repository)["next"] as? String == "0.7.2")
-        try repository.commit("feat: a Wait command (#472)", files: ["wait.go": "package vhs\n"], date: "2025-02-12T10:00:00Z")
-        #expect(try VersionIntentCLITests.bumpJSON(repository)["next"] as? String == "0.8.0")
-    }
 }

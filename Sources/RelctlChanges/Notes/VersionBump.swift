@@ -1489,19 +1489,9 @@ package struct BumpCollector: Sendable {
         }
         if parsed.isBreaking {
             raising.append((CommitName(commit.hash), .major, commit.subject))
-        } else if parsed.type == "feat", !Self.bumpsADependency(parsed) {
+        } else if parsed.type == "feat" {
             raising.append((CommitName(commit.hash), .minor, commit.subject))
         }
-    }
-
-    /// A dependency bump typed `feat` by a bot (vhs' dependabot: `feat(deps): bump the gomod group
-    /// with 1 update`): the project's users gain no feature, so it calls for no minor.
-    static func bumpsADependency(_ commit: ConventionalCommit) -> Bool {
-        guard let scope = commit.scope?.lowercased(), ["deps", "deps-dev", "dependencies"].contains(scope) else {
-            return false
-        }
-        let description = commit.description.lowercased()
-        return description.hasPrefix("bump ") || description.hasPrefix("update ")
     }
 
     /// The oldest commit (not reverted) that calls for `level` or more, for a message naming it.
