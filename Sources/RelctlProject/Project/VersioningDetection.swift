@@ -634,12 +634,12 @@ package enum VersioningDetection {
             )
         }
         // covector (tauri): `.changes/config.json` here or at the repository's top.
-        for location in [root] + (Git.repositoryTop(of: root.standardizedFileURL.path).flatMap { AbsolutePath(absolute: $0)?.url }.map { [$0] } ?? [])
+        let top = Git.repositoryTop(of: root.standardizedFileURL.path).flatMap { AbsolutePath(absolute: $0)?.url }
+        for location in [root] + (top.map { [$0] } ?? [])
         where (try? ProjectFile.open(".changes/config.json", in: location))?.isRegularFile == true {
             return (.covector, ".changes/config.json: covector's change files give each package's bump level")
         }
         // OpenTelemetry's chloggen: `.chloggen/TEMPLATE.yaml` here or at the repository's top.
-        let top = Git.repositoryTop(of: root.standardizedFileURL.path).flatMap { AbsolutePath(absolute: $0)?.url }
         if ChangeFragments.chloggenFolder(root: root, repository: top) != nil {
             return (.chloggen, ".chloggen/ holds chloggen's entries: each `change_type` gives the bump level")
         }
