@@ -99,7 +99,7 @@ struct Bump: RelctlCommand {
             bump = try VersionBump.set(setVersion, config: config)
         } else {
             bump = try await VersionBump.compute(git: Git(directory: config.root, context: context), config: config)
-            if bump.commitCount == 0, let previous = bump.previousTag {
+            if bump.commitCount == 0, !bump.followsApplication, let previous = bump.previousTag {
                 context.console.warning(
                     "no commits since \(previous); the version printed is what a release now would get")
             }

@@ -39,6 +39,10 @@ public struct VersionBump: Sendable, Equatable {
     /// commit is that prerelease's final (`next`). `plan` shows it; a workspace's `bump` writes it
     /// only for a member it names, and `release-pr` never opens a request for it alone.
     package var promotesPrerelease = false
+    /// Nothing changed in a chart since its latest release, but its `appVersion` names a release
+    /// its application's tag series has passed: the chart's patch that follows it is due
+    /// (`applicationAhead`); `plan`'s reason is `dependency`.
+    package var followsApplication = false
 
     /// The first version of a project without release tags.
     package static let initialVersion = SemanticVersion(major: 0, minor: 1, patch: 0)
@@ -152,6 +156,17 @@ public struct VersionBump: Sendable, Equatable {
                 "commit \(stated.name.prefix(12)) (\(Console.printable(stated.subject))) names a \(stated.level.rawValue) in its scope ([versioning] scope-levels)")
             level = stated.level
             changeLevel = max(changeLevel, stated.level)
+        }
+        // Versions of two numbers have no patch to step: a fix steps the second (PostgREST's
+        // v14.10, then v14.11 for its fixes, on main and on its `v14` line).
+        var prereleaseLine = false
+        if case .prerelease? = rule?.line { prereleaseLine = true }
+        if level == .patch, !prereleaseLine, format.scheme != .calver, config.versioning.cadence?.isDated != true,
+            let last, !last.version.isPrerelease, Self.spellsTwoNumbers(history)
+        {
+            intentNotes.append(
+                "the releases are tagged with two numbers (\(last.tag)): a fix steps the second, a minor of the three relctl reads")
+            level = .minor
         }
         let step = { (version: SemanticVersion) in
             Self.next(after: version, level: level, majorBelowOne: intent.literalMajor)
@@ -374,6 +389,19 @@ public struct VersionBump: Sendable, Equatable {
             bump.promotesPrerelease = true
             bump.notes.append(
                 "nothing changed since the prerelease \(last.tag): the release left to make is its final, \(bump.next)")
+        }
+        // A chart released for its application (sealed-secrets' `helm/sealed-secrets`: each
+        // `helm-v2.17.x` only moves `appVersion` to the application's new `v0.32.x`): nothing changed
+        // in the chart's folder, but its appVersion names a release the application has passed.
+        if rule == nil, commitCount == 0, !intent.namedByChangesets, let last, !last.version.isPrerelease,
+            let trailing = await applicationAhead(config: config, own: format, target: targetCommit, git: git)
+        {
+            bump.next = Self.next(after: last.version, level: .patch)
+            bump.level = .patch
+            bump.followsApplication = true
+            bump.notes.append(
+                "\(trailing.file)'s appVersion \(trailing.appVersion) trails the application's release \(trailing.tag): the chart's patch to follow it"
+            )
         }
         bump.changeLevel = changeLevel
         bump.branch = rule
@@ -1082,6 +1110,17 @@ public struct VersionBump: Sendable, Equatable {
     /// zero) made on the line being released: the project ships fixes as patches under its year
     /// counter. Patches tagged on branches this line never merged (cloud-init's `24.1.x`, cut on
     /// its own branch while main counts on) are not the line's way.
+    /// Whether the newest final releases (three at least, six read) are each tagged with two
+    /// numbers (PostgREST's `v14.10`): a project with no patch number.
+    static func spellsTwoNumbers(_ history: ReleaseHistory) -> Bool {
+        let recent = Array(history.releases.lazy.filter { !$0.version.isPrerelease }.prefix(6))
+        return recent.count >= 3
+            && recent.allSatisfy { release in
+                let text = release.tag.reversed().prefix(while: { $0.isNumber || $0 == "." })
+                return text.split(separator: ".").count == 2 && text.first != "." && text.last != "."
+            }
+    }
+
     static func releasesPatches(_ history: ReleaseHistory, unmerged: Set<String>) -> Bool {
         history.releases.lazy.filter { !$0.version.isPrerelease }.prefix(10)
             .filter { $0.version.patch != "0" && !unmerged.contains($0.tag) }.count >= 3

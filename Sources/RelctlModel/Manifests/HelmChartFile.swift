@@ -76,7 +76,7 @@ package struct HelmManifestReader: ManifestReader {
     /// Helm's SemVer library takes `version: v0.3.3` as 0.3.3, and charts are published so
     /// (DataDog's extended-daemon-set, v0.1.0 to v0.3.3): the version is what follows the `v`,
     /// and `bump --write`, replacing that text in its line, keeps the `v`.
-    static func withoutLeadingV(_ text: String) -> String {
+    package static func withoutLeadingV(_ text: String) -> String {
         guard text.count > 1, text.first == "v" || text.first == "V",
             text.dropFirst().first.map({ $0.isASCII && $0.isNumber }) == true
         else { return text }

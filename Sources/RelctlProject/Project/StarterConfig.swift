@@ -663,6 +663,16 @@ public enum StarterConfig {
                 ? "like \(series.tag): \(series.manifest) holds the version after it, not yet tagged"
                 : "like \(series.tag), which names the version \(series.manifest) holds"
         }
+        // The series the project's build configuration names (hatch-vcs' tag-pattern, MinVer's
+        // prefix, maven-release-plugin's tags) is the maintainers' word; else the one its
+        // changelog's newest releases are tagged in, where the chosen series tagged none of them.
+        if let declared = declaredSeries(root: root, tags: tags.map(\.name)) {
+            found.tagFormat = declared.format
+            found.tagNote = "like \(declared.tag), \(declared.why)"
+        } else if let series = changelogSeries(root: root, tags: tags.map(\.name), format: found.tagFormat, project: found.name) {
+            found.tagFormat = series.format
+            found.tagNote = "like \(series.tag), the series \(series.file)'s newest releases are tagged in"
+        }
         if !history.fromTags, found.versions.isEmpty, let series = chartApplicationSeries(root: root, tags: tags.map(\.name)) {
             found.tagFormat = series.format
             found.tagNote = "like the \(series.count) tags \(series.tag) leads, the version \(series.chart)'s appVersion names"

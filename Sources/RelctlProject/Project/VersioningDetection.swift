@@ -125,11 +125,15 @@ package enum VersioningDetection {
             found.mainLine = await mainLine(branch: branch, git: git)
         }
         guard let git, let format, !tags.isEmpty else { return found }
-        var history = ReleaseHistory(tags: tags, format: format)
+        // Run in a member's folder, the commits read are the folder's, as `plan` counts them:
+        // bloc's `packages/bloc` read its releases' `feat(vscode)`, `feat(intellij)` as its own
+        // and wrote `features = "patch"`.
+        let paths = HistoryPaths(folder: (try? await git.prefixFromTop()) ?? "")
+        var history = ReleaseHistory(tags: tags, format: format, paths: paths)
         // A stray tag above its own line (futures-rs' `1.20`) is no release of it: the maintenance
         // branch `0.1` is a line below main's 0.3.33, not the holder of the highest release.
         if let top = history.releases.first(where: { !$0.version.isPrerelease }), await history.isStray(top, git: git) {
-            history = ReleaseHistory(tags: tags.filter { $0.name != top.tag }, format: format)
+            history = ReleaseHistory(tags: tags.filter { $0.name != top.tag }, format: format, paths: paths)
         }
         if let latest = history.latest { found.changelog = changelog(root: root, latest: latest, project: project) }
         let unmerged = (try? await git.tagNames(notMergedInto: "HEAD")) ?? []

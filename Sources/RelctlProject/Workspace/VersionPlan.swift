@@ -29,11 +29,13 @@ package struct MemberPlan: Sendable {
 
     package init(name: String, path: String, config: RelctlConfig, bump: VersionBump, history: ReleaseHistory) {
         (self.name, self.path, self.config, self.bump, self.history) = (name, path, config, bump, history)
-        let changed = bump.commitCount > 0 || bump.namedByChangesets
+        let changed = bump.commitCount > 0 || bump.namedByChangesets || bump.followsApplication
         next = changed ? bump.next : nil
         tag = changed ? bump.nextTag : nil
         switch (changed, bump.changeLevel) {
         case (false, _): reason = "none"
+        // The application the chart deploys moved: a dependency's release, as for members.
+        case (true, _) where bump.followsApplication: reason = "dependency"
         case (true, .major): reason = "breaking"
         case (true, .minor): reason = "feat"
         case (true, _): reason = "fix"
