@@ -189,4 +189,51 @@ struct OutOfSampleRound28CLITests {
         #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "14.11.0", "\(bump)")
         #expect(bump.stderr.contains("the releases are tagged with two numbers (v14.10): a fix steps the second"), "\(bump)")
     }
+
+    /// community.docker writes the next release into `galaxy.yml` ahead of it ("The next expected
+    /// release will be 5.1.0.") and keeps antsibull-changelog's fragments (`minor_changes:`,
+    /// `bugfixes:`) in `changelogs/fragments/`; relctl read no manifest and no fragment
+    /// (community.docker 8/10, kubernetes.core's `stable-5` 2/10). init lists galaxy.yml's
+    /// `version:` and writes `fragments = "antsibull"`; a fragment's sections give the level.
+    @Test(arguments: [("minor_changes", "5.1.0"), ("bugfixes", "5.0.7"), ("trivial", "5.0.7")])
+    func anAnsibleCollectionsGalaxyFileAndFragments(section: String, expected: String) throws {
+        let repository = try GitRepository()
+        let galaxy = { (version: String) in "---\nnamespace: community\nname: docker\nversion: \(version)\nreadme: README.md\n" }
+        try repository.commit(
+            "Release 5.0.6.",
+            files: [
+                "galaxy.yml": galaxy("5.0.6"), "changelogs/config.yaml": "changelog_filename_template: ../CHANGELOG.rst\n",
+                "changelogs/fragments/.keep": "", "plugins/modules/docker_container.py": "x = 1\n",
+            ])
+        try repository.git("tag", "5.0.6")
+        try repository.commit("Prepare 5.0.7.", files: ["galaxy.yml": galaxy("5.0.7")])
+        try repository.commit(
+            "docker_container: handle a missing network (#1248)",
+            files: [
+                "plugins/modules/docker_container.py": "x = 2\n",
+                "changelogs/fragments/1248-network.yml": "\(section):\n  - docker_container - handle a missing network (https://github.com/ansible-collections/community.docker/pull/1248).\n",
+            ])
+        let config = try VersionIntentCLITests.initialise(repository)
+        #expect(config.contains("path = \"galaxy.yml\""), "\(config)")
+        #expect(config.contains("fragments = \"antsibull\""), "\(config)")
+        #expect(try VersionIntentCLITests.bumpJSON(repository)["next"] as? String == expected)
+        #expect(try relctl(["check"], in: repository.url).status == 0)
+    }
+
+    /// dart-lang/http's packages write the coming version into `pubspec.yaml` (`1.2.0-wip` while
+    /// it is prepared, the Dart team's marker) and publish before tagging; relctl read no
+    /// pubspec and proposed the next patch (4 points of round 28). init lists `version:` and names
+    /// the package from `name:`; `-wip` is a development marker.
+    @Test func aDartPackagesPubspecNamesTheReleaseInPreparation() throws {
+        let repository = try GitRepository()
+        let pubspec = { (version: String) in "name: http\ndescription: A composable HTTP client.\nversion: \(version)\n" }
+        try repository.commit("Release 1.1.0", files: ["pkgs/http/pubspec.yaml": pubspec("1.1.0"), "pkgs/http/lib/http.dart": "x\n"])
+        try repository.git("tag", "http-v1.1.0")
+        try repository.commit("Start 1.2.0", files: ["pkgs/http/pubspec.yaml": pubspec("1.2.0-wip")])
+        try repository.commit("Fix a header's case", files: ["pkgs/http/lib/http.dart": "y\n"])
+        let (config, next) = try Self.folderInit(repository, "pkgs/http")
+        #expect(config.contains("path = \"pubspec.yaml\""), "\(config)")
+        #expect(config.contains("name = \"http\""), "\(config)")
+        #expect(next == "1.2.0")
+    }
 }

@@ -60,6 +60,7 @@ package struct ChangeFragments: Sendable, Equatable {
         case .chango?: return try chango(root: config.root)
         case .news?: return try news(root: config.root)
         case .chloggen?: return try chloggen(root: config.root, repository: config.repositoryRoot)
+        case .antsibull?: return try antsibull(root: config.root)
         case .releaseFile?: return try releaseFile(root: config.root)
         case .covector?:
             return try changesets(
@@ -340,6 +341,55 @@ package struct ChangeFragments: Sendable, Equatable {
                 : words.contains(where: { minorTypes.contains($0) || $0 == "enhancements" || $0 == "enhancement" }) ? .minor
                 : .patch
             found = Self.counting(found, level: level, file: path, literalMajor: false)
+        }
+        return found
+    }
+
+    // MARK: antsibull-changelog
+
+    /// Whether `root` keeps antsibull-changelog's fragments: `changelogs/config.yaml` beside a
+    /// `changelogs/fragments/` folder (Ansible collections: community.docker, kubernetes.core).
+    package static func antsibullFolder(root: URL) -> Bool {
+        (try? ProjectFile.open("changelogs/config.yaml", in: root))?.isRegularFile == true
+            && (try? ProjectFile.open("changelogs/fragments", in: root))?.isDirectory == true
+    }
+
+    /// The section keys of antsibull-changelog's fragments and the level each calls for; any
+    /// other key (`trivial`, `doc_changes`) calls for none.
+    static let antsibullLevels: [String: VersionBump.Level] = [
+        "breaking_changes": .major, "major_changes": .major, "removed_features": .major,
+        "minor_changes": .minor, "deprecated_features": .minor,
+        "bugfixes": .patch, "security_fixes": .patch, "known_issues": .patch,
+    ]
+
+    /// The fragments in `changelogs/fragments/` (`.yml`/`.yaml`, hidden files aside): the highest
+    /// level among each one's top-level section keys holding an entry (`minor_changes:` then
+    /// `  - docker_container - add …`); a fragment of `trivial:` entries alone counts for nothing.
+    static func antsibull(root: URL) throws -> ChangeFragments? {
+        guard antsibullFolder(root: root) else { return nil }
+        let directory = try ProjectFile.open("changelogs/fragments", in: root, what: "antsibull-changelog's fragments")
+        guard directory.isDirectory else { return nil }
+        var found: ChangeFragments?
+        for name in try FileSystem.names(in: directory.location).sorted().prefix(5_000)
+        where (name.hasSuffix(".yml") || name.hasSuffix(".yaml")) && !name.hasPrefix(".") {
+            let path = "changelogs/fragments/" + name
+            let file = try ProjectFile.open(path, in: root, what: "a changelog fragment")
+            guard file.isRegularFile, case .whole(let data)? = file.data(limit: 256 * 1024) else { continue }
+            var key: String?
+            var level: VersionBump.Level?
+            for line in TextFile.decode(data).fileLines {
+                if let first = line.first, first != " ", first != "\t", first != "#", first != "-", let colon = line.firstIndex(of: ":") {
+                    key = String(line[..<colon]).trimmingCharacters(in: .whitespaces)
+                    // `bugfixes: [an entry]` on one line.
+                    let rest = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+                    if !rest.isEmpty, !rest.hasPrefix("#"), rest != "[]", let found = key.flatMap({ antsibullLevels[$0] }) {
+                        level = max(level ?? found, found)
+                    }
+                } else if line.trimmingCharacters(in: .whitespaces).hasPrefix("-"), let found = key.flatMap({ antsibullLevels[$0] }) {
+                    level = max(level ?? found, found)
+                }
+            }
+            if let level { found = Self.counting(found, level: level, file: path, literalMajor: false) }
         }
         return found
     }

@@ -28,6 +28,9 @@ package struct VersioningSettings: Sendable, Equatable {
         /// OpenTelemetry's chloggen: `.chloggen/*.yaml`, one a pull request (its CI requires one
         /// for every change), each with `change_type: breaking|deprecation|new_component|enhancement|bug_fix`.
         case chloggen
+        /// antsibull-changelog's fragments (Ansible collections): `changelogs/fragments/*.yml`, each
+        /// listing entries under `minor_changes:`, `bugfixes:`, `breaking_changes:` … keys.
+        case antsibull
 
         /// Whether the fragments set the level whatever the commits say (changesets and covector
         /// apply them as `changeset version` does, autopub releases what the file says, chloggen's

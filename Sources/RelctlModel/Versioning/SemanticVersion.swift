@@ -176,7 +176,7 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
     }
 
     /// A development marker: a prerelease naming no release of its own but the work towards its
-    /// final (`0.18.0-dev`, `-dev.2`, `-pre`, `-snapshot`, `-alpha.0`, `-0`), as PEP 440's `.dev`
+    /// final (`0.18.0-dev`, `-dev.2`, `-pre`, `-snapshot`, `-wip`, `-alpha.0`, `-0`), as PEP 440's `.dev`
     /// does. The next release of a manifest holding one is its final.
     package var isDevelopmentMarker: Bool {
         guard let first = prerelease.first else { return false }
@@ -185,7 +185,8 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
             return prerelease.count == 1 && digits == "0"
         case .alphanumeric(let word):
             let lower = word.lowercased()
-            if ["dev", "pre", "snapshot"].contains(lower) {
+            // `wip`: the Dart team's work in progress (dart-lang/http's `1.1.0-wip` in pubspec.yaml).
+            if ["dev", "pre", "snapshot", "wip"].contains(lower) {
                 return prerelease.dropFirst().allSatisfy { $0.number != nil }
             }
             return lower == "alpha" && prerelease.count == 2 && prerelease[1] == .numeric("0")

@@ -760,6 +760,25 @@ public enum StarterConfig {
                 found.name = name
             }
         }
+        // A Dart package's pubspec.yaml (`version: 1.2.1`, dart-lang/http's `1.1.0-wip` while
+        // the release is prepared), read by a regex entry; its `name:` names the package.
+        if found.versions.isEmpty, let text = try? ProjectFile.open("pubspec.yaml", in: root).text(),
+            text.firstMatch(of: /(?m)^version:[ \t]*['"]?[0-9]/) != nil
+        {
+            found.versions.append(("pubspec.yaml", "regex", #"(?m)^version:[ \t]*['"]?(?<version>[0-9][^\s#'"]*)"#))
+            found.versionNotes.append("pubspec.yaml's `version:` (a Dart package's) is read and written by a regex entry.")
+            if detected.isEmpty, let name = text.firstMatch(of: /(?m)^name:[ \t]*['"]?([A-Za-z0-9_]+)/)?.1 {
+                found.name = String(name)
+            }
+        }
+        // An Ansible collection's galaxy.yml (`version: 5.3.0`, written ahead of the release:
+        // community.docker's "The next expected release will be 5.3.0."), read by a regex entry.
+        if found.versions.isEmpty, let text = try? ProjectFile.open("galaxy.yml", in: root).text(),
+            text.firstMatch(of: /(?m)^version:[ \t]*['"]?[0-9]/) != nil
+        {
+            found.versions.append(("galaxy.yml", "regex", #"(?m)^version:[ \t]*['"]?(?<version>[0-9][^\s#'"]*)"#))
+            found.versionNotes.append("galaxy.yml's `version:` (an Ansible collection's) is read and written by a regex entry.")
+        }
         // setuptools' declarative setup.cfg (pre-commit: `[metadata] version = 4.6.2`, no
         // pyproject.toml), when nothing above names a version: its first `version =` line.
         if found.versions.isEmpty, let version = setupConfigVersion(root: root) {

@@ -647,6 +647,13 @@ package enum VersioningDetection {
         if ChangeFragments.chloggenFolder(root: root, repository: top) != nil {
             return (.chloggen, ".chloggen/ holds chloggen's entries: each `change_type` gives the bump level")
         }
+        // antsibull-changelog (Ansible collections): `changelogs/config.yaml` and its fragments.
+        if ChangeFragments.antsibullFolder(root: root) {
+            return (
+                .antsibull,
+                "changelogs/config.yaml is antsibull-changelog's: the fragments' sections (minor_changes, bugfixes …) give the bump level"
+            )
+        }
         // rever (conda's projects): `news/TEMPLATE` with its `### Enhancements` … sections.
         if ChangeFragments.newsTemplate(root: root) {
             return (.news, "news/TEMPLATE is rever's: the news files' sections give the bump level")
