@@ -236,4 +236,26 @@ struct OutOfSampleRound28CLITests {
         #expect(config.contains("name = \"http\""), "\(config)")
         #expect(next == "1.2.0")
     }
+
+    /// riverpod heads its pending changes `## Unreleased minor` (`Unreleased patch`, `Unreleased
+    /// fix`) above flat entries; relctl proposed a patch for its 3.2.0. The heading's word is the
+    /// level.
+    @Test(arguments: [("minor", "3.2.0"), ("patch", "3.1.1"), ("fix", "3.1.1")])
+    func anUnreleasedHeadingNamingALevel(word: String, expected: String) throws {
+        let repository = try GitRepository()
+        let released = "## 3.1.0 - 2025-10-01\n\n- Fix a rebuild.\n"
+        try repository.commit(
+            "riverpod : 3.0.3 -> 3.1.0",
+            files: ["packages/riverpod/pubspec.yaml": "name: riverpod\nversion: 3.1.0\n", "packages/riverpod/CHANGELOG.md": released])
+        try repository.git("tag", "riverpod-v3.1.0")
+        try repository.commit(
+            "Support Ref.listenSelf in notifiers (#4300)",
+            files: [
+                "packages/riverpod/lib/ref.dart": "x\n",
+                "packages/riverpod/CHANGELOG.md": "## Unreleased \(word)\n\n- Support `Ref.listenSelf` in notifiers.\n\n" + released,
+            ])
+        let (config, next) = try Self.folderInit(repository, "packages/riverpod")
+        #expect(config.contains("changelog = \"CHANGELOG.md\""), "\(config)")
+        #expect(next == expected)
+    }
 }

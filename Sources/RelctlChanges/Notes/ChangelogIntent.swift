@@ -169,6 +169,14 @@ package struct ChangelogIntent: Sendable, Equatable {
             return ChangelogIntent(
                 finding: .version(floor), file: path, line: top.line + 1, heading: top.text, section: top.text)
         }
+        // riverpod heads its pending section `## Unreleased minor` (`Unreleased patch`,
+        // `Unreleased fix`): the level the heading names.
+        let words = top.text.lowercased().split(whereSeparator: { !$0.isLetter })
+        let named: [Substring: VersionBump.Level] = ["major": .major, "minor": .minor, "patch": .patch, "fix": .patch]
+        if words.count == 2, words[0] == "unreleased", let level = named[words[1]] {
+            return ChangelogIntent(
+                finding: .level(level), file: path, line: top.line + 1, heading: top.text, section: top.text)
+        }
         let end = unreleasedEnd(of: top, in: document, releaseLevel: releaseLevel)
         guard let found = sectionLevel(of: top, in: document, end: end) else {
             // A flat list under the heading, no subsections (buf's `- Add …`, `- Fix …`): its
