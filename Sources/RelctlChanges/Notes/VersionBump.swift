@@ -1106,10 +1106,6 @@ public struct VersionBump: Sendable, Equatable {
         return last.isPrerelease ? last.final : next(after: last.final, level: .patch)
     }
 
-    /// Whether three or more of the ten newest final releases are patches (a third number above
-    /// zero) made on the line being released: the project ships fixes as patches under its year
-    /// counter. Patches tagged on branches this line never merged (cloud-init's `24.1.x`, cut on
-    /// its own branch while main counts on) are not the line's way.
     /// Whether the newest final releases (three at least, six read) are each tagged with two
     /// numbers (PostgREST's `v14.10`): a project with no patch number.
     static func spellsTwoNumbers(_ history: ReleaseHistory) -> Bool {
@@ -1121,6 +1117,10 @@ public struct VersionBump: Sendable, Equatable {
             }
     }
 
+    /// Whether three or more of the ten newest final releases are patches (a third number above
+    /// zero) made on the line being released: the project ships fixes as patches under its year
+    /// counter. Patches tagged on branches this line never merged (cloud-init's `24.1.x`, cut on
+    /// its own branch while main counts on) are not the line's way.
     static func releasesPatches(_ history: ReleaseHistory, unmerged: Set<String>) -> Bool {
         history.releases.lazy.filter { !$0.version.isPrerelease }.prefix(10)
             .filter { $0.version.patch != "0" && !unmerged.contains($0.tag) }.count >= 3
