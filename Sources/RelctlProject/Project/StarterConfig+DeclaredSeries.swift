@@ -99,7 +99,6 @@ extension StarterConfig {
             return escaped ? nil : out
         }
         guard let before = literal(pattern[..<open.lowerBound]), let after = literal(pattern[index...]) else { return nil }
-        // A pattern ending in an optional part after the group (`(?:-.*)?`) names no suffix.
         return (before, after)
     }
 
