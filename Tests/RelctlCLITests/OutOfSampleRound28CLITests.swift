@@ -258,4 +258,25 @@ struct OutOfSampleRound28CLITests {
         #expect(config.contains("changelog = \"CHANGELOG.md\""), "\(config)")
         #expect(next == expected)
     }
+
+    /// langgraph tags its checkpoint library `checkpoint==4.1.1`, a pip requirement's spelling,
+    /// beside the repository's bare `1.2.9`; in `libs/checkpoint`, whose pyproject.toml holds
+    /// 4.1.1, init took the bare series (4 points of round 29). A name ending in `==` starts a
+    /// series too.
+    @Test func aSeriesSpelledAsARequirement() throws {
+        let repository = try GitRepository()
+        let pyproject = { (version: String) in "[project]\nname = \"langgraph-checkpoint\"\nversion = \"\(version)\"\n" }
+        for (index, version) in ["1.2.7", "1.2.8", "1.2.9"].enumerated() {
+            try repository.commit("release \(version)", files: ["libs/langgraph/src/g\(index).py": "x\n"])
+            try repository.git("tag", version)
+        }
+        for version in ["4.0.3", "4.1.0", "4.1.1"] {
+            try repository.commit("checkpoint \(version)", files: ["libs/checkpoint/pyproject.toml": pyproject(version)])
+            try repository.git("tag", "checkpoint==\(version)")
+        }
+        try repository.commit("fix(checkpoint): close the saver", files: ["libs/checkpoint/src/saver.py": "x\n"])
+        let (config, next) = try Self.folderInit(repository, "libs/checkpoint")
+        #expect(config.contains("tag-format = \"checkpoint=={version}\""), "\(config)")
+        #expect(next == "4.1.2")
+    }
 }

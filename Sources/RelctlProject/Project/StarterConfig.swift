@@ -1752,10 +1752,11 @@ public enum StarterConfig {
         return (series.prefix + "{version}", series.tag, count, series.chart)
     }
 
-    /// Text a tag series puts before its version: a name ending in `-`, `_`, `/` or `@`, then an
-    /// optional `v` (`core-v`, `helm-chart-`, `@scope/pkg@`).
+    /// Text a tag series puts before its version: a name ending in `-`, `_`, `/`, `@` or `==`
+    /// (langgraph's `checkpoint==4.1.1`, a pip requirement's spelling), then an optional `v`
+    /// (`core-v`, `helm-chart-`, `@scope/pkg@`).
     static func isSeriesPrefix(_ prefix: String) -> Bool {
-        prefix.wholeMatch(of: /[A-Za-z0-9._@\/-]*[-_\/@][vV]?/) != nil
+        prefix.wholeMatch(of: /[A-Za-z0-9._@\/-]*([-_\/@]|==)[vV]?/) != nil
     }
 
     /// The one series (tag prefix) the manifest's version `coming` continues: its tags name the
