@@ -91,6 +91,48 @@ struct MemberTagSeriesTests {
         #expect(MemberTagSeries.read(members: members, tags: tags, commits: commits)?.format == "{member}/v{version}")
     }
 
+    /// jupyter notebook: its Python package is tagged `v7.5.1`, and every npm package of its
+    /// workspace `@jupyter-notebook/app@7.5.1` on the same commit, so the member tags outnumber the
+    /// bare ones (390 against 111); its prereleases are spelled per ecosystem (`v7.0.0a1` beside
+    /// `@jupyter-notebook/app@7.0.0-alpha.1`). init wrote a workspace of fourteen members, none at
+    /// the root: no row for the release, 0 of 10 points. Each release counts once, finals compared.
+    @Test func manyMembersTaggedAtEachBareReleaseLeaveItTheRepositorys() {
+        let members = ["app", "application", "tree", "lab-extension"].map {
+            member("packages/\($0)", $0, "7.5.1", package: "@jupyter-notebook/\($0)")
+        }
+        var tags: [String] = []
+        var commits: [String: String] = [:]
+        for old in ["v5.7.0", "v6.0.0", "v6.4.0", "v6.5.0"] {
+            tags.append(old)
+            commits[old] = "c-\(old)"
+        }
+        let releases = ["7.0.0", "7.1.0", "7.2.0", "7.3.0", "7.4.0", "7.5.0", "7.5.1"]
+        for version in releases {
+            tags.append("v\(version)")
+            commits["v\(version)"] = "c\(version)"
+            for name in ["app", "application", "tree", "lab-extension"] {
+                tags.append("@jupyter-notebook/\(name)@\(version)")
+                commits["@jupyter-notebook/\(name)@\(version)"] = "c\(version)"
+            }
+        }
+        tags += ["v7.0.0a1", "@jupyter-notebook/app@7.0.0-alpha.1", "@jupyter-notebook/tree@7.0.0-alpha.1"]
+        commits["v7.0.0a1"] = "ca1"
+        commits["@jupyter-notebook/app@7.0.0-alpha.1"] = "ca1"
+        commits["@jupyter-notebook/tree@7.0.0-alpha.1"] = "ca1"
+        #expect(MemberTagSeries.read(members: members, tags: tags, commits: commits) == nil)
+        // No bare release without its member tags (the members tagged since the first release):
+        // which series is the repository's the tags do not say, and the members keep theirs.
+        let sinceTheFirst = tags.filter { !["v5.7.0", "v6.0.0", "v6.4.0", "v6.5.0"].contains($0) }
+        let series = MemberTagSeries.read(members: members, tags: sinceTheFirst, commits: commits)
+        #expect(series?.format == "@jupyter-notebook/{member}@{version}", "\(String(describing: series))")
+        // Nor when a fifth of the member tags or more sit on commits of their own.
+        var some = commits
+        for version in ["7.4.0", "7.5.0", "7.5.1"] {
+            for name in ["app", "application", "tree"] { some["@jupyter-notebook/\(name)@\(version)"] = "x\(version)\(name)" }
+        }
+        #expect(MemberTagSeries.read(members: members, tags: tags, commits: some) != nil)
+    }
+
     /// A short name is only taken where it names one member: `core` is a member of its own here,
     /// and `acme-util`'s and `other-util`'s `util` would name two.
     @Test func aShortNameTakenOrSharedIsNotRead() {

@@ -1381,6 +1381,10 @@ public enum StarterConfig {
             offer.groups += releasePlzVersionGroups(root: root, members: members, listed: offer.members, released: released)
                 .map { group in (group.name, group.members.filter { !grouped.contains($0) }, group.source) }
                 .filter { $0.1.count >= 2 }
+            let taken = Set(offer.groups.flatMap(\.members))
+            offer.groups += releasePleaseLinkedGroups(root: root, members: members, listed: offer.members, released: released)
+                .map { group in (group.name, group.members.filter { !taken.contains($0) }, group.source) }
+                .filter { $0.1.count >= 2 }
             return offer
         }
         if lone { return nil }
@@ -1441,6 +1445,50 @@ public enum StarterConfig {
             guard names.count >= 2 else { continue }
             taken.formUnion(names)
             groups.append((names[0], names, "changesets' `fixed` group (.changeset/config.json)"))
+        }
+        return groups
+    }
+
+    /// release-please's `linked-versions` plugins (`release-please-config.json` `plugins`: `{"type":
+    /// "linked-versions", "groupName": "microsoft-kiota", "components": [...]}`): components released
+    /// together at one version, a `[[workspace.group]]` named after the plugin's group. kiota-python
+    /// released its eight packages at 1.11.3 for a fix in one of them; without the group the
+    /// others proposed nothing (5 points of round 29). A component is a member by the folder
+    /// release-please gives it (`component`, else `package-name`); members with a tag of their own only.
+    static func releasePleaseLinkedGroups(
+        root: URL, members: [DiscoveredMember], listed: [String], released: Set<String>
+    ) -> [(name: String, members: [String], source: String)] {
+        guard let object = releasePleaseObject(releasePleaseConfig, root: root),
+            let plugins = object["plugins"] as? [Any]
+        else { return [] }
+        var components: [String: String] = [:]
+        for case let (folder, entry as [String: Any]) in object["packages"] as? [String: Any] ?? [:] {
+            guard let component = (entry["component"] as? String) ?? (entry["package-name"] as? String) else { continue }
+            var key = folder
+            while key.hasPrefix("./") { key.removeFirst(2) }
+            while key.hasSuffix("/") { key.removeLast() }
+            components[key == "." ? "" : key] = component
+        }
+        let listedFolders = Set(WorkspaceMembers.folders(matching: listed, root: root))
+        let byComponent = Dictionary(
+            members.compactMap { member -> (String, String)? in
+                guard listedFolders.contains(member.folder), released.contains(member.folder),
+                    let component = components[member.folder]
+                else { return nil }
+                return (component, member.name)
+            }, uniquingKeysWith: { first, _ in first })
+        var groups: [(name: String, members: [String], source: String)] = []
+        var taken: Set<String> = []
+        for case let plugin as [String: Any] in plugins where plugin["type"] as? String == "linked-versions" {
+            let components = (plugin["components"] as? [Any] ?? []).compactMap { $0 as? String }
+            var group: [String] = []
+            for component in components {
+                if let name = byComponent[component], !taken.contains(name), !group.contains(name) { group.append(name) }
+            }
+            guard group.count >= 2 else { continue }
+            taken.formUnion(group)
+            let name = (plugin["groupName"] as? String).flatMap { $0.isEmpty ? nil : $0 } ?? group[0]
+            groups.append((name, group, "release-please's `linked-versions` plugin (release-please-config.json)"))
         }
         return groups
     }
@@ -1704,6 +1752,22 @@ public enum StarterConfig {
                 if namesAnotherPackage(prefix) { return nil }
                 return isSeriesPrefix(prefix) ? prefix : nil
             })
+        // The project's own named series continues to the version held (grpc-js' 160
+        // `@grpc/grpc-js@` tags, the newest 1.12.1 the day before its manifest's 1.12.2): a bare tag
+        // naming that version is an older release of another package (the native `grpc`'s
+        // `v1.12.2` of 2018), not the project's series.
+        if named, !prefixes.isEmpty, prefixes.allSatisfy(TagHistory.isGeneric), let (x, y, z) = heldNumbers,
+            tags.contains(where: { tag in
+                guard tag.hasPrefix(format.prefix), tag.hasSuffix(format.suffix),
+                    let own = try? SemanticVersion(
+                        parsing: String(tag.dropFirst(format.prefix.count).dropLast(format.suffix.count))),
+                    !own.isPrerelease, let a = Int(own.major), let b = Int(own.minor), let c = Int(own.patch)
+                else { return false }
+                return isStepBelow((a, b, c), (x, y, z))
+            })
+        {
+            return nil
+        }
         var series: (prefix: String, tag: String, coming: Bool)
         if prefixes.count == 1, let prefix = prefixes.first {
             series = (prefix, prefix + version, false)

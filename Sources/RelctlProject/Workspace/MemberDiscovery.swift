@@ -76,6 +76,17 @@ package enum MemberDiscovery {
             }
             if charts.count >= 2 { globs += charts }
         }
+        // A repository of packages no package manager declares together (kiota-python's eight
+        // Poetry projects under `packages/`), which release-please releases each on its own
+        // (`release-please-config.json` `packages`, tagged `microsoft-kiota-abstractions-v1.11.3`):
+        // its listed folders are the members. Not Go modules, which their own reading finds.
+        if globs.isEmpty {
+            let listed = releasePleaseNames(root: root).keys.filter { folder in
+                !folder.isEmpty && !FileSystem.exists(root.appendingPathComponent(folder).appendingPathComponent("go.mod"))
+                    && WorkspaceMembers.isMemberFolder(root, folder)
+            }
+            if listed.count >= 2 { globs += listed.sorted() }
+        }
         var seen: Set<String> = []
         globs = globs.map(normalized).filter { seen.insert($0).inserted }
         return (globs.filter { !$0.hasPrefix("!") }, globs.filter { $0.hasPrefix("!") }.map { String($0.dropFirst()) })
@@ -581,21 +592,25 @@ package struct MemberTagSeries: Equatable {
     /// series is the longer: minijinja tags its lockstep workspace `2.24.0` and, on the same
     /// commit, its Go module `minijinja-go/v2.24.0` (Go requires that spelling) since 2.15.0. The
     /// bare series is the repository's release, not one member's series among others.
+    /// Finals are compared: a prerelease is spelled per ecosystem (jupyter notebook's Python
+    /// `v7.0.0a1` beside its npm packages' `@jupyter-notebook/app@7.0.0-alpha.1`). Each release
+    /// counts once however many members it tags: notebook tags its fourteen npm packages at every
+    /// `v7.5.1`-like release, 390 member tags on 31 of its 111 bare releases.
     static func twinsTheBareSeries(named: [String: SemanticVersion], tags: [String], commits: [String: String]) -> Bool {
         guard !named.isEmpty, !commits.isEmpty else { return false }
         var bare: Set<String> = []
-        var bareCount = 0
         for tag in tags where named[tag] == nil {
             guard let release = TagHistory.release(in: tag, project: ""), TagHistory.isGeneric(release.prefix),
-                let commit = commits[tag]
+                !release.version.isPrerelease, let commit = commits[tag]
             else { continue }
             bare.insert("\(commit) \(release.version)")
-            bareCount += 1
         }
-        guard bareCount > named.count else { return false }
-        let twins = named.filter { tag, version in commits[tag].map { bare.contains("\($0) \(version)") } ?? false }.count
+        let finals = named.filter { !$0.value.isPrerelease }
+        let releases = Set(finals.compactMap { tag, version in commits[tag].map { "\($0) \(version)" } })
+        guard bare.count > releases.count else { return false }
+        let twins = finals.filter { tag, version in commits[tag].map { bare.contains("\($0) \(version)") } ?? false }.count
         // Nearly all: minijinja's first Go tag, `minijinja-go/v2.15.0`, sits on a fix-up commit after `2.15.0`.
-        return twins >= 3 && twins * 5 >= named.count * 4
+        return twins >= 3 && twins * 5 >= finals.count * 4
     }
 
     /// The names members' tags may spell without the first word most of them share, by folder:
