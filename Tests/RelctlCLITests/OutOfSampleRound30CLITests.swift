@@ -129,4 +129,32 @@ struct OutOfSampleRound30CLITests {
         let plan = try relctl(["plan"], in: repository.url.appendingPathComponent("packages/grpc-js"))
         #expect(plan.stdout.contains("@grpc/grpc-js@1.12.2"), "\(plan)")
     }
+
+    /// VictoriaMetrics heads its pending changes `## tip` in `docs/CHANGELOG.md` and labels each
+    /// entry by kind (`* FEATURE: …`, `* BUGFIX: …`); its operator's commits are untyped. relctl
+    /// read no pending section and proposed a patch for v0.72.0 (round 29). `tip` is a pending
+    /// heading, and the labels give the level as subsections do.
+    @Test(arguments: [("* FEATURE: [vmalert]: compress rule ConfigMaps.\n* BUGFIX: [vmoperator]: fix a deadlock.\n", "0.72.0"),
+        ("* BUGFIX: [vmoperator]: fix a deadlock.\n* BUGFIX: [config-reloader]: reload files named `..`.\n", "0.71.1")])
+    func aTipSectionWithLabelledEntriesGivesTheLevel(entries: String, expected: String) throws {
+        let repository = try GitRepository()
+        let released = "## [v0.71.0](https://example.com/releases/tag/v0.71.0)\n**Release date:** 12 June 2026\n\n* FEATURE: [vmagent]: pack overflow jobs.\n\n"
+        try repository.commit("Initial import", files: ["go.mod": "module example.com/operator\n\ngo 1.24\n"], date: "2026-01-10T10:00:00Z")
+        for (index, tag) in ["v0.69.0", "v0.70.0", "v0.71.0"].enumerated() {
+            try repository.commit(
+                "vmalert: compress rules (#\(index))", files: ["internal/a\(index).go": "package internal\n", "docs/CHANGELOG.md": "---\ntitle: CHANGELOG\n---\n\n## tip\n\n" + released],
+                date: "2026-0\(index + 2)-10T10:00:00Z")
+            try repository.git("tag", tag)
+        }
+        try repository.commit(
+            "vmoperator: fix deadlock in the status collector",
+            files: ["internal/status.go": "package internal\n", "docs/CHANGELOG.md": "---\ntitle: CHANGELOG\n---\n\n## tip\n\n" + entries + "\n" + released],
+            date: "2026-06-20T10:00:00Z")
+        let initialised = try relctl(["init", "--quiet"], in: repository.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = (try? String(contentsOf: repository.url.appendingPathComponent("relctl.toml"), encoding: .utf8)) ?? ""
+        #expect(config.contains("changelog = \"docs/CHANGELOG.md\""), "\(config)")
+        let bump = try relctl(["bump"], in: repository.url)
+        #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == expected, "\(bump)")
+    }
 }

@@ -188,6 +188,12 @@ package struct ChangelogIntent: Sendable, Equatable {
                 return ChangelogIntent(
                     finding: .level(.major), file: path, line: top.line + 1, heading: top.text, section: top.text)
             }
+            // Entries labelled by kind (VictoriaMetrics' `* FEATURE: …`, `* BUGFIX: …`; Prometheus'
+            // `* [FEATURE] …`, `* [BUGFIX] …`) name their level as subsections do.
+            if let level = labelledLevel(lines: document.lines, range: flat) {
+                return ChangelogIntent(
+                    finding: .level(level), file: path, line: top.line + 1, heading: top.text, section: top.text)
+            }
             guard let level = flatLevel(lines: document.lines, range: (top.line + top.lineCount)..<end),
                 addsReleasedAsMinors(in: document)
             else { return nil }
@@ -277,6 +283,32 @@ package struct ChangelogIntent: Sendable, Equatable {
             if addingVerbs.contains(word) { adds = true }
         }
         return entries == 0 ? nil : adds ? .minor : .patch
+    }
+
+    /// The level the kind labels of a flat list's entries name (`* FEATURE: …` a minor, `* BUGFIX: …`
+    /// a patch, `* [BREAKING] …` a major), the highest of them; nil unless half the entries or
+    /// more start with such a label: a word in capitals followed by `:` or inside `[…]`.
+    static func labelledLevel(lines: [String], range: Range<Int>) -> VersionBump.Level? {
+        var (entries, labelled) = (0, 0)
+        var highest: VersionBump.Level?
+        for index in range where index < lines.count {
+            let line = lines[index].trimmingCharacters(in: .whitespaces)
+            guard line.hasPrefix("- ") || line.hasPrefix("* ") else { continue }
+            // Top-level entries only: an indented line is a sub-entry.
+            guard lines[index].first == line.first else { continue }
+            entries += 1
+            var text = line.dropFirst(2).drop(while: { $0 == "*" || $0 == "_" || $0 == " " })
+            let bracketed = text.first == "["
+            if bracketed { text = text.dropFirst() }
+            let word = text.prefix { $0.isLetter }
+            guard word.count >= 3, word.allSatisfy({ $0.isUppercase }) else { continue }
+            let after = text.dropFirst(word.count).drop(while: { $0 == "*" || $0 == "_" })
+            guard after.first == (bracketed ? "]" : ":") else { continue }
+            labelled += 1
+            let named = level(ofSubsection: word.lowercased())
+            if highest.map({ named > $0 }) ?? true { highest = named }
+        }
+        return labelled > 0 && labelled * 2 >= entries ? highest : nil
     }
 
     /// Whether the changelog's released sections without subsections show an entry that adds
@@ -432,6 +464,9 @@ package struct ChangelogIntent: Sendable, Equatable {
         guard let first = words.first else { return false }
         // OpenTelemetry's Rust crates head theirs `## vNext`.
         if ["unreleased", "upcoming", "vnext"].contains(first) { return true }
+        // VictoriaMetrics heads its pending changes `## tip` (the tip of the branch) in every
+        // repository's `docs/CHANGELOG.md`.
+        if first == "tip", words.count == 1 { return true }
         // A release tool's placeholder for the version it writes at release time (uniffi's
         // cargo-release `## [[UnreleasedUniFFIVersion]] …`, `[[NextUnreleasedUniFFIVersion]]`).
         if text.contains("[[") || text.contains("{{"), first.hasPrefix("unreleased") || first.hasPrefix("nextunreleased") {
