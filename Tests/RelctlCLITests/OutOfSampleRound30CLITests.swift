@@ -157,4 +157,126 @@ struct OutOfSampleRound30CLITests {
         let bump = try relctl(["bump"], in: repository.url)
         #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == expected, "\(bump)")
     }
+
+    /// A repository tagged `tags`, then one commit per entry of `commits` (subject and body), its
+    /// relctl.toml `config` written by hand; `bump`'s answer.
+    static func bumped(tags: [String], files: [String: String], commits: [String], config: String) throws -> RunResult {
+        let repository = try GitRepository()
+        for (index, tag) in tags.enumerated() {
+            try repository.commit("Release \(tag)", files: ["src/r\(index).txt": "\(index)\n"], date: "2024-0\(index + 1)-10T10:00:00Z")
+            try repository.git("tag", tag)
+        }
+        for (index, message) in commits.enumerated() {
+            try repository.commit(
+                message, files: (index == 0 ? files : [:]).merging(["src/c\(index).txt": "\(index)\n"]) { a, _ in a },
+                date: "2024-09-1\(index)T10:00:00Z")
+        }
+        try repository.directory.write("relctl.toml", config)
+        return try relctl(["bump"], in: repository.url)
+    }
+
+    /// jaraco's inflect heads NEWS.rst `v7.3.1` over a fix while its commits are titled "Add news
+    /// fragment."; `untyped-adds` made it 7.4.0 (inflect, path; monolog's 3.3.1 likewise).
+    /// vulture's CHANGELOG.md names `2.9.1` while its tags have two numbers (`v2.9`): the
+    /// two-number rule made it 2.10.0. A heading naming the patch is the maintainers' word, even
+    /// where it was written before the change (inflect's "Finalize" did not count as after it).
+    @Test func aChangelogNamingThePatchOutranksUntypedAddsAndTwoNumbers() throws {
+        let adds = try Self.bumped(
+            tags: ["v7.2.0", "v7.3.0"], files: [
+                "NEWS.md": "# v7.3.1\n\n- Fixed the plural of `cactus`.\n\n# v7.3.0\n\n- Added x.\n",
+                "towncrier.toml": "[tool.towncrier]\ndirectory = \"newsfragments\"\n",
+            ],
+            commits: ["Update the changelog", "Add news fragment."],
+            config: "[project]\nname = \"inflect\"\ntag-format = \"v{version}\"\n\n[versioning]\nfragments = \"towncrier\"\nchangelog = \"NEWS.md\"\nuntyped-adds = \"minor\"\n")
+        #expect(adds.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "7.3.1", "\(adds)")
+        let two = try Self.bumped(
+            tags: ["v2.7", "v2.8", "v2.9"],
+            files: ["CHANGELOG.md": "# 2.9.1 (2023-08-21)\n\n* Fix crash on empty files.\n\n# 2.9 (2023-08-20)\n\n* Add x.\n"],
+            commits: ["Update the changelog", "Fix crash on empty files"],
+            config: "[project]\nname = \"vulture\"\ntag-format = \"v{version}\"\n\n[versioning]\ncadence = \"minor\"\nchangelog = \"CHANGELOG.md\"\n")
+        #expect(two.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "2.9.1", "\(two)")
+    }
+
+    /// monolog's `2.x` heads CHANGELOG.md `### 2.6.0 (2022-05-10)` while main has tagged 3.x:
+    /// init read the changelog against 3.x, found nothing ahead and wrote none (monolog 2.x 4/10,
+    /// PHP-Parser's `4.x` 6/10). On a maintenance line it is read against the line's latest release.
+    @Test func aMaintenanceLinesChangelogIsReadAgainstItsOwnLatestRelease() throws {
+        let repository = try GitRepository()
+        let older = "### 2.1.0 (2022-01-10)\n\n  * Added y\n\n### 2.0.0 (2021-12-10)\n\n  * Initial\n"
+        try repository.commit("Initial", files: ["composer.json": "{\"name\": \"acme/log\"}\n", "CHANGELOG.md": older], date: "2021-12-10T10:00:00Z")
+        try repository.git("tag", "2.0.0")
+        try repository.commit("Add y", files: ["src/y.php": "<?php\n"], date: "2022-01-10T10:00:00Z")
+        try repository.git("tag", "2.1.0")
+        try repository.git("branch", "2.x")
+        try repository.commit("Drop PHP 7", files: ["src/z.php": "<?php\n"], date: "2022-02-10T10:00:00Z")
+        try repository.git("tag", "3.0.0")
+        try repository.git("checkout", "-q", "2.x")
+        try repository.commit(
+            "Add a handler", files: ["src/h.php": "<?php\n", "CHANGELOG.md": "### 2.2.0 (2022-05-10)\n\n  * Added a handler\n\n" + older],
+            date: "2022-05-09T10:00:00Z")
+        let config = try VersionIntentCLITests.initialise(repository)
+        #expect(config.contains("changelog = \"CHANGELOG.md\""), "\(config)")
+        let bump = try relctl(["bump"], in: repository.url)
+        #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "2.2.0", "\(bump)")
+    }
+
+    /// ccache's `4.13-maint` took master's `feat: Add install script …` with `git cherry-pick -x`
+    /// and released 4.13.2; `plan` refused the line (exit 1). A change cherry-picked onto the line
+    /// was backported to ship there: a patch inside the range, said so. A feat of the line's own
+    /// is refused as before.
+    @Test func aCherryPickedFeatStaysInsideTheMaintenanceRange() throws {
+        let config = "[project]\nname = \"ccache\"\ntag-format = \"v{version}\"\n\n[[branch]]\nname = \"4.13-maint\"\nrange = \"4.13.x\"\n"
+        func run(_ body: String) throws -> RunResult {
+            let repository = try GitRepository()
+            try repository.commit("Release", files: ["src/a.c": "a\n"], date: "2024-01-10T10:00:00Z")
+            try repository.git("tag", "v4.13.0")
+            try repository.git("checkout", "-q", "-b", "4.13-maint")
+            try repository.commit("fix: a leak", files: ["src/b.c": "b\n"], date: "2024-02-10T10:00:00Z")
+            try repository.git("tag", "v4.13.1")
+            try repository.commit("feat: Add install script for binary Linux releases" + body, files: ["install.sh": "x\n"], date: "2024-03-10T10:00:00Z")
+            try repository.directory.write("relctl.toml", config)
+            return try relctl(["bump"], in: repository.url)
+        }
+        let picked = try run("\n\n(cherry picked from commit 334d86e8dea7a1b2c3d4e5f60718293a4b5c6d7e)")
+        #expect(picked.status == 0, "\(picked)")
+        #expect(picked.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "4.13.2", "\(picked)")
+        #expect(picked.stderr.contains("cherry-picked onto the line"), "\(picked)")
+        let own = try run("")
+        #expect(own.status == 1, "\(own)")
+    }
+
+    /// tesla marked its release `Release-As: 1.18.3` (release-please's footer) over a
+    /// `feat(hackney)!:`; relctl proposed 2.0.0. The footer names the version.
+    @Test func aReleaseAsFooterNamesTheVersion() throws {
+        let bump = try Self.bumped(
+            tags: ["v1.18.1", "v1.18.2"], files: [:],
+            commits: ["feat(hackney)!: support hackney 4.x (#880)", "chore: release 1.18.3\n\nRelease-As: 1.18.3"],
+            config: "[project]\nname = \"tesla\"\ntag-format = \"v{version}\"\n")
+        #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1.18.3", "\(bump)")
+        #expect(bump.stderr.contains("says `Release-As: 1.18.3`"), "\(bump)")
+        // A footer naming a version already released or below says nothing.
+        let old = try Self.bumped(
+            tags: ["v1.18.1", "v1.18.2"], files: [:], commits: ["fix: a\n\nRelease-As: 1.18.2"],
+            config: "[project]\nname = \"tesla\"\ntag-format = \"v{version}\"\n")
+        #expect(old.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1.18.3", "\(old)")
+    }
+
+    /// req's mix.exs holds `@version "0.7.0-dev"` and tmux's configure.ac `AC_INIT([tmux],
+    /// 3.0-rc3)`: init listed neither, and req's 0.7.0 was proposed as 0.6.4. Each is a regex entry.
+    @Test(arguments: [
+        ("mix.exs", "defmodule Req.MixProject do\n  use Mix.Project\n\n  @version \"0.7.0-dev\"\n\n  def project do\n    [app: :req, version: @version]\n  end\nend\n", "0.7.0"),
+        ("configure.ac", "AC_INIT([tmux], 2.2.0-rc1)\nAM_INIT_AUTOMAKE([foreign])\n", "2.2.0-rc1"),
+    ])
+    func aManifestOfElixirOrAutoconfIsListed(file: String, text: String, expected: String) throws {
+        let repository = try GitRepository()
+        for (index, tag) in ["v0.6.2", "v2.1.0"].enumerated() where (file == "mix.exs") == (index == 0) {
+            try repository.commit("Release \(tag)", files: ["lib/a.ex": "\(index)\n"], date: "2024-01-10T10:00:00Z")
+            try repository.git("tag", tag)
+        }
+        try repository.commit("Fix a crash", files: [file: text, "lib/b.ex": "x\n"], date: "2024-03-10T10:00:00Z")
+        let config = try VersionIntentCLITests.initialise(repository)
+        #expect(config.contains("path = \"\(file)\""), "\(config)")
+        let bump = try relctl(["bump"], in: repository.url)
+        #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == expected, "\(bump)")
+    }
 }

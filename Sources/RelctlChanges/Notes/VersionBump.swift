@@ -131,7 +131,15 @@ public struct VersionBump: Sendable, Equatable {
             // A section written ahead stating a patch (`### Fixed` alone) is the maintainers' word
             // on that subject: river's "Add 30s timeout to PeriodicJobEnqueuer insertBatch" was
             // listed under Fixed and released as 0.37.1.
-            if case .level(let stated)? = changelog?.finding, stated < .minor, let changelog {
+            // So is a heading naming a patch of the latest release (inflect's NEWS.rst `v7.3.1`,
+            // monolog's `### 3.3.1`, over commits titled "Add …").
+            let stated: Level? =
+                switch changelog?.finding {
+                case .level(let level)?: level
+                case .version?: last.flatMap { changelog?.level(after: $0.version) }
+                case nil: nil
+                }
+            if let stated, stated < .minor, let changelog {
                 level = collector.finish().level
                 intentNotes.append(
                     "commit \(adding.name.prefix(12)) (\(Console.printable(adding.subject))) adds something, but \(changelog.file):\(changelog.line) lists the pending changes under `\(changelog.heading)`: a \(stated.rawValue), not untyped-adds' minor")
@@ -161,7 +169,10 @@ public struct VersionBump: Sendable, Equatable {
         // v14.10, then v14.11 for its fixes, on main and on its `v14` line).
         var prereleaseLine = false
         if case .prerelease? = rule?.line { prereleaseLine = true }
-        if level == .patch, !prereleaseLine, format.scheme != .calver, config.versioning.cadence?.isDated != true,
+        // Not where the changelog names the patch (vulture's `2.9.1 (2023-08-21)` over its `v2.9`).
+        var namesVersion = false
+        if case .version(let named)? = changelog?.finding, let last, last.version < named { namesVersion = true }
+        if level == .patch, !prereleaseLine, !namesVersion, format.scheme != .calver, config.versioning.cadence?.isDated != true,
             let last, !last.version.isPrerelease, Self.spellsTwoNumbers(history)
         {
             intentNotes.append(
@@ -222,7 +233,11 @@ public struct VersionBump: Sendable, Equatable {
             // `keep-in-range`: the line ships what its commits call for inside the range (traefik's
             // chart backports a `feat` to v39.0 as 39.0.x), and says which commit asked for more.
             var kept: String?
-            if rule?.keepsInRange == true, let last, !range.contains(next), !last.version.isPrerelease {
+            // A change cherry-picked onto the line (`git cherry-pick -x`) was backported to ship
+            // on it: ccache's `4.13-maint` took master's `feat: Add install script …` and released
+            // 4.13.2. The line keeps its range for it, as `keep-in-range` says.
+            let backported = !range.contains(next) && collector.raisedOnlyByBackports(at: level)
+            if rule?.keepsInRange == true || backported, let last, !range.contains(next), !last.version.isPrerelease {
                 for lower in [Level.minor, .patch] where lower < level {
                     let inside = Self.next(after: last.version, level: lower)
                     guard range.contains(inside) else { continue }
@@ -230,7 +245,7 @@ public struct VersionBump: Sendable, Equatable {
                         "commit \($0.name.prefix(12)) (\(Console.printable($0.subject))) calls for a \(level.rawValue)"
                     }
                     kept =
-                        "\(asking ?? "the changes call for a \(level.rawValue)"), which would leave \(range) on `\(rule?.name ?? "")`: a \(lower.rawValue) inside the range (keep-in-range)"
+                        "\(asking ?? "the changes call for a \(level.rawValue)"), which would leave \(range) on `\(rule?.name ?? "")`: a \(lower.rawValue) inside the range (\(rule?.keepsInRange == true ? "keep-in-range" : "cherry-picked onto the line"))"
                     (next, level) = (inside, lower)
                     break
                 }
@@ -350,6 +365,23 @@ public struct VersionBump: Sendable, Equatable {
         } else {
             bump = VersionBump(
                 previousTag: nil, current: nil, next: initialVersion, level: level, commitCount: commitCount)
+        }
+        // release-please's `Release-As: 1.18.3` footer names the next version whatever the
+        // commits say (tesla released 1.18.3 over a `feat(hackney)!:` so marked). Above the latest
+        // release and not taken only; not on a prerelease line, whose counter decides.
+        if !prereleaseLine, let named = collector.releaseAs, let last, last.version < named.version,
+            history.taken(named.version) == nil, bump.next != named.version
+        {
+            var inRange = true
+            if case .maintenance(let range)? = rule?.line { inRange = range.contains(named.version) }
+            if inRange {
+                bump.notes.append(
+                    "commit \(named.name.prefix(12)) (\(Console.printable(named.subject))) says `Release-As: \(named.version)`: the next release is \(named.version), not \(bump.next)")
+                bump.next = named.version
+                bump.level =
+                    named.version.major != last.version.major
+                    ? .major : named.version.minor != last.version.minor ? .minor : .patch
+            }
         }
         // changesets' `linked` group: a package with changesets takes the group's highest version
         // raised by the group's highest changeset (emotion's react at 11.10.6 beside cache's tag
@@ -1508,6 +1540,10 @@ package struct BumpCollector: Sendable {
     package private(set) var typed = 0
     /// Commits whose scope names a level (`fix(minor): …`), newest first: `[versioning] scope-levels`.
     private var scoped: [(name: CommitName, level: VersionBump.Level, subject: String)] = []
+    /// Commits `git cherry-pick -x` copied from another line (`(cherry picked from commit …)`).
+    private var backported: Set<CommitName> = []
+    /// The newest commit's `Release-As: 1.18.3` footer (release-please's way to name a version).
+    package private(set) var releaseAs: (name: String, subject: String, version: SemanticVersion)?
 
     package init() {}
 
@@ -1518,11 +1554,18 @@ package struct BumpCollector: Sendable {
             return
         }
         nonMerges += 1
+        // `git log` lists newest first: the first footer met is the newest.
+        if releaseAs == nil, commit.body.localizedCaseInsensitiveContains("release-as:"),
+            let version = Self.releaseAs(in: commit.body)
+        {
+            releaseAs = (commit.hash, commit.subject, version)
+        }
         guard let parsed = ConventionalCommit(subject: commit.subject, body: commit.body) else {
             if UntypedSubject.adds(commit.subject) { adding.append((CommitName(commit.hash), commit.subject)) }
             return
         }
         typed += 1
+        if commit.body.contains("(cherry picked from commit ") { backported.insert(CommitName(commit.hash)) }
         if let scope = parsed.scope?.lowercased(), let level = VersionBump.Level(rawValue: scope) {
             scoped.append((CommitName(commit.hash), level, commit.subject))
         }
@@ -1541,6 +1584,26 @@ package struct BumpCollector: Sendable {
         return raising.last { $0.level >= level && !cancelled.contains($0.name) }.map {
             ($0.name.description, $0.subject)
         }
+    }
+
+    /// The version a `Release-As: X.Y.Z` footer line names (any case, an optional `v`).
+    static func releaseAs(in body: String) -> SemanticVersion? {
+        for line in body.split(separator: "\n").reversed() {
+            let text = line.trimmingCharacters(in: .whitespaces)
+            guard text.lowercased().hasPrefix("release-as:") else { continue }
+            var value = text.dropFirst("release-as:".count).trimmingCharacters(in: .whitespaces)
+            if value.hasPrefix("v") { value.removeFirst() }
+            return try? SemanticVersion(parsing: value)
+        }
+        return nil
+    }
+
+    /// Whether every commit (not reverted) calling for `level` or more was cherry-picked from
+    /// another line (`git cherry-pick -x`'s `(cherry picked from commit …)`); false when none does.
+    package func raisedOnlyByBackports(at level: VersionBump.Level) -> Bool {
+        let cancelled = ledger.cancelled()
+        let raisingHere = raising.filter { $0.level >= level && !cancelled.contains($0.name) }
+        return !raisingHere.isEmpty && raisingHere.allSatisfy { backported.contains($0.name) }
     }
 
     /// The commits (not reverted) that call for a minor or more, with their level.

@@ -779,6 +779,28 @@ public enum StarterConfig {
             found.versions.append(("galaxy.yml", "regex", #"(?m)^version:[ \t]*['"]?(?<version>[0-9][^\s#'"]*)"#))
             found.versionNotes.append("galaxy.yml's `version:` (an Ansible collection's) is read and written by a regex entry.")
         }
+        // An Elixir project's mix.exs (req's `@version "0.7.0-dev"` used as `version: @version`,
+        // or the literal `version: "1.2.3"`), read by a regex entry; `app: :req` names it.
+        if found.versions.isEmpty, let text = try? ProjectFile.open("mix.exs", in: root).text() {
+            if text.firstMatch(of: /(?m)^[ \t]*@version[ \t]+"[0-9]/) != nil {
+                found.versions.append(("mix.exs", "regex", #"(?m)^[ \t]*@version[ \t]+"(?<version>[0-9][^"\s]*)""#))
+                found.versionNotes.append("mix.exs's `@version` (an Elixir project's) is read and written by a regex entry.")
+            } else if text.firstMatch(of: /(?m)^[ \t]*version:[ \t]*"[0-9]/) != nil {
+                found.versions.append(("mix.exs", "regex", #"(?m)^[ \t]*version:[ \t]*"(?<version>[0-9][^"\s]*)""#))
+                found.versionNotes.append("mix.exs's `version:` (an Elixir project's) is read and written by a regex entry.")
+            }
+            if !found.versions.isEmpty, detected.isEmpty, let app = text.firstMatch(of: /app:[ \t]*:([a-z_][a-z0-9_]*)/)?.1 {
+                found.name = String(app)
+            }
+        }
+        // Autoconf's configure.ac (`AC_INIT([tmux], 3.0-rc3)`; tmux writes `next-3.5` between
+        // releases, the version being prepared), read by a regex entry.
+        if found.versions.isEmpty, let text = try? ProjectFile.open("configure.ac", in: root).text(),
+            text.firstMatch(of: /AC_INIT\(\[?[^\],)]*\]?,[ \t]*\[?(next-)?[0-9]/) != nil
+        {
+            found.versions.append(("configure.ac", "regex", #"AC_INIT\(\[?[^\],)]*\]?,[ \t]*\[?(?:next-)?(?<version>[0-9][0-9A-Za-z.+-]*)"#))
+            found.versionNotes.append("configure.ac's `AC_INIT` version is read and written by a regex entry.")
+        }
         // setuptools' declarative setup.cfg (pre-commit: `[metadata] version = 4.6.2`, no
         // pyproject.toml), when nothing above names a version: its first `version =` line.
         if found.versions.isEmpty, let version = setupConfigVersion(root: root) {

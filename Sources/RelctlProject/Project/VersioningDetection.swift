@@ -183,6 +183,14 @@ package enum VersioningDetection {
         // test a minor cadence are not made (cloudnative-pg's `release-1.28`: eleven of them were
         // 6 s of init's 6.5 s).
         if maintenance != nil, found.cadence?.kind.isDated != true { found.cadence = nil }
+        // On a maintenance line the changelog is ahead of the line's latest release, not of the
+        // repository's: monolog's `2.x` heads `### 2.6.0 (2022-05-10)` while main has tagged 3.x,
+        // PHP-Parser's `4.x` its `Version 4.19.0` beside v5.
+        if found.changelog == nil, let range = maintenance?.range,
+            let lineLatest = history.releases.first(where: { !$0.version.isPrerelease && range.contains($0.version) })
+        {
+            found.changelog = changelog(root: root, latest: lineLatest, project: project)
+        }
         if found.cadence?.kind == .minor {
             let run = minorRun(finals)
             let explained =
