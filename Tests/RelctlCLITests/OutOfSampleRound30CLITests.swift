@@ -279,4 +279,52 @@ struct OutOfSampleRound30CLITests {
         let bump = try relctl(["bump"], in: repository.url)
         #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == expected, "\(bump)")
     }
+
+    /// VictoriaMetrics' operator wrote `## [v0.69.0](…)` and `**Release date:** 22 April 2026`
+    /// after tagging `v0.69.0-rc1`; async-timeout `4.0.0 (2021-11-01)` after `v4.0.0a3`. relctl
+    /// read the final's heading as the prerelease's own notes and proposed another candidate. A
+    /// final's heading dated as released ends the prerelease; an undated one (`## 0.69.0` while the
+    /// rc ships) still says nothing.
+    @Test(arguments: [("**Release date:** 22 April 2026\n\n", "0.69.0"), ("", "0.69.0-rc.2")])
+    func aDatedFinalHeadingEndsItsPrerelease(dateLine: String, expected: String) throws {
+        let repository = try GitRepository()
+        try repository.commit("Initial", files: ["go.mod": "module example.com/operator\n"], date: "2026-01-10T10:00:00Z")
+        try repository.git("tag", "v0.68.0")
+        try repository.commit("vmalert: compress rules", files: ["a.go": "package a\n"], date: "2026-02-10T10:00:00Z")
+        try repository.git("tag", "v0.69.0-rc.1")
+        let changelog = "## tip\n\n## [v0.69.0](https://example.com/releases/tag/v0.69.0)\n" + dateLine
+            + "* FEATURE: [vmalert]: compress rules.\n\n## [v0.68.0](https://example.com/releases/tag/v0.68.0)\n\n* BUGFIX: x.\n"
+        try repository.commit("docs: release notes", files: ["docs/CHANGELOG.md": changelog, "b.go": "package a\n"], date: "2026-04-22T10:00:00Z")
+        try repository.directory.write(
+            "relctl.toml", "[project]\nname = \"operator\"\ntag-format = \"v{version}\"\n\n[versioning]\nchangelog = \"docs/CHANGELOG.md\"\n")
+        let bump = try relctl(["bump"], in: repository.url)
+        #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == expected, "\(bump)")
+    }
+
+    /// googleapis' python-crc32c cuts a branch for each candidate, `release-candidate-v1.8.0rc2`,
+    /// and tags it there: relctl read the name as the 1.8.x line and proposed the final 1.8.0
+    /// (6 points of round 30). A branch named for a prerelease makes that prerelease, or the next
+    /// candidate of its final when it is tagged already.
+    @Test(arguments: [
+        ("release-candidate-v1.8.0rc2", [String](), "1.8.0-rc.2"),
+        ("release-candidate-v1.8.0rc1", ["v1.8.0rc1"], "1.8.0-rc.2"),
+        ("release/1.8.0", [String](), "1.7.2"),
+    ])
+    func aBranchNamedForAPrereleaseMakesIt(branch: String, tagged: [String], expected: String) throws {
+        let repository = try GitRepository()
+        try repository.commit(
+            "Release", files: ["src/a.py": "a\n", "pyproject.toml": "[project]\nname = \"google-crc32c\"\nversion = \"1.7.1\"\n"],
+            date: "2025-01-10T10:00:00Z")
+        try repository.git("tag", "v1.7.1")
+        for tag in tagged {
+            try repository.commit("chore: release candidate", files: ["src/b.py": "b\n"], date: "2025-02-10T10:00:00Z")
+            try repository.git("tag", tag)
+        }
+        try repository.git("checkout", "-q", "-b", branch)
+        try repository.commit("fix: a leak", files: ["src/c.py": "c\n"], date: "2025-03-10T10:00:00Z")
+        try repository.directory.write(
+            "relctl.toml", "[project]\nname = \"google-crc32c\"\ntag-format = \"v{version}\"\n\n[[version]]\npath = \"pyproject.toml\"\n")
+        let bump = try relctl(["bump"], in: repository.url)
+        #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == expected, "\(bump)")
+    }
 }

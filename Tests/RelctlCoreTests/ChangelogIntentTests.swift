@@ -248,13 +248,17 @@ import Testing
         #expect(try Self.intent(placeholder, latest: "17.2.0") == nil)
     }
 
-    /// A newest heading naming the latest release (or an older one, or the final of the latest
-    /// prerelease) is a release made: nothing ahead.
+    /// A newest heading naming the latest release (or an older one, or the undated final of the
+    /// latest prerelease) is a release made: nothing ahead.
     @Test func headingNamingTheLatestReleaseSaysNothing() throws {
         let text = "# Changelog\n\n## [1.4.0] - 2026-01-02\n\n### Added\n\n- x\n\n## [1.3.0]\n\n- y\n"
         #expect(try Self.intent(text, latest: "1.4.0") == nil)
         #expect(try Self.intent(text, latest: "1.5.2") == nil)
-        #expect(try Self.intent(text, latest: "1.4.0-rc.2") == nil)
+        // The final of the latest prerelease, undated (written while the candidates ship): nothing
+        // ahead; dated as released (VictoriaMetrics' operator, async-timeout), the final being made.
+        let undated = "# Changelog\n\n## [1.4.0]\n\n### Added\n\n- x\n\n## [1.3.0]\n\n- y\n"
+        #expect(try Self.intent(undated, latest: "1.4.0-rc.2") == nil)
+        #expect(try Self.intent(text, latest: "1.4.0-rc.2")?.finding == .version(try Self.version("1.4.0")))
         // With the project's name before the version (`pytest 9.1.1`), above the latest: a version.
         let named = ChangelogIntent.section(
             in: "pytest 9.2.0 (unreleased)\n=========================\n\n- x\n", path: "CHANGELOG.rst",

@@ -154,9 +154,13 @@ package struct ChangelogIntent: Sendable, Equatable {
             // included: `## 2.0.0` while its rc ships) says nothing new, unless the prerelease has
             // its own heading below it: terraform-plugin-go's `## 0.29.0` above `## 0.29.0-beta.1`
             // names the final that ends the beta, as a manifest holding 0.29.0 would.
+            // So does a final's heading dated as released (VictoriaMetrics' operator writes `## [v0.69.0]`
+            // and `**Release date:** 22 April 2026` after `v0.69.0-rc1`; async-timeout
+            // `4.0.0 (2021-11-01)` after `v4.0.0a3`): a date is written as the release is made.
             let endsPrerelease =
                 latest.isPrerelease && !version.isPrerelease && version == latest.final
-                && document.headings.contains { $0.line > top.line && $0.version == latest }
+                && (document.headings.contains { $0.line > top.line && $0.version == latest }
+                    || isDated(top, in: document))
             guard latest.final < version.final || endsPrerelease else { return nil }
             // A heading naming several versions (the OpenTelemetry collector's `v1.65.0/v0.159.0`,
             // its stable and its 0.x modules) is a released section when any of them is.
@@ -454,6 +458,24 @@ package struct ChangelogIntent: Sendable, Equatable {
                 let level = sectionLevel(of: newer, in: document)?.level, level > .patch
             else { return nil }
             return (version.description, level, version.minor == before.minor)
+        }
+    }
+
+    /// Whether a release heading, or the first line of text below it, names a date
+    /// (`4.0.0 (2021-11-01)`, `**Release date:** 22 April 2026`, `v2.1.0 - May 3, 2024`).
+    static func isDated(_ heading: ChangelogHeading, in document: ChangelogDocument) -> Bool {
+        var texts = [heading.text]
+        let start = min(heading.line + heading.lineCount, document.lines.count)
+        if let first = document.lines[start...].first(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+            texts.append(first)
+        }
+        let months = "(?:January|February|March|April|May|June|July|August|September|October|November|December)"
+        let patterns = [
+            #"\b\d{4}-\d{2}-\d{2}\b"#, "\\b\\d{1,2} \(months) \\d{4}\\b", "\\b\(months) \\d{1,2}, \\d{4}\\b",
+        ]
+        return texts.contains { text in
+            !isPendingMark(text)
+                && patterns.contains { text.range(of: $0, options: [.regularExpression, .caseInsensitive]) != nil }
         }
     }
 

@@ -47,6 +47,19 @@ public struct VersionBump: Sendable, Equatable {
     /// The first version of a project without release tags.
     package static let initialVersion = SemanticVersion(major: 0, minor: 1, patch: 0)
 
+    /// The prerelease a branch's name ends with (`release-candidate-v1.8.0rc2`, PEP 440's
+    /// spelling, or `release/2.0.0-rc.1`); nil for a name ending otherwise or in a final version.
+    static func prereleaseNamed(byBranch branch: String) -> SemanticVersion? {
+        guard let match = branch.firstMatch(of: /[vV]?([0-9]+\.[0-9]+\.[0-9]+-?(?:rc|a|b|alpha|beta|pre)\.?[0-9]+)$/) else {
+            return nil
+        }
+        let text = String(match.1)
+        guard let version = (try? SemanticVersion(parsing: text)) ?? PEP440Version(text)?.semanticReading(),
+            version.isPrerelease
+        else { return nil }
+        return version
+    }
+
     /// The commit that wrote `version` into a file since `last` (the newest commit that changed
     /// how often `file`, relative to the project's folder `root`, holds `text`), when no commit
     /// after it calls for more than `version`: nil otherwise, or when git cannot say.
@@ -92,9 +105,9 @@ public struct VersionBump: Sendable, Equatable {
     ) async throws -> VersionBump {
         let format = history.format
         var rule: BranchRule?
+        var branch = shared?.currentBranch
+        if shared == nil { branch = await BranchRule.currentBranch(git: git) }
         if !config.branches.isEmpty {
-            var branch = shared?.currentBranch
-            if shared == nil { branch = await BranchRule.currentBranch(git: git) }
             rule = BranchRule.applying(to: branch, in: config.branches)
         }
         rule = rule ?? changesetsPrereleaseRule(config: config)
@@ -381,6 +394,27 @@ public struct VersionBump: Sendable, Equatable {
                 bump.level =
                     named.version.major != last.version.major
                     ? .major : named.version.minor != last.version.minor ? .minor : .patch
+            }
+        }
+        // A branch named for the prerelease it makes (googleapis' `release-candidate-v1.8.0rc2`,
+        // cut from main for each candidate): that prerelease, or, when it is tagged already, the
+        // next of its final's candidates; not once the final is released.
+        if !prereleaseLine, let branch, let named = Self.prereleaseNamed(byBranch: branch), let last,
+            history.taken(named.final) == nil
+        {
+            var next = named
+            if history.taken(named) != nil || !(last.version < named),
+                let top = history.releases.first(where: {
+                    $0.version.isPrerelease && $0.version.final.hasSamePrecedence(as: named.final)
+                })
+            {
+                next = Self.next(after: top.version, level: .prerelease)
+            }
+            if last.version < next, history.taken(next) == nil, bump.next != next {
+                bump.notes.append(
+                    "the branch `\(branch)` is named for the prerelease \(named): the next release is \(next), not \(bump.next)")
+                bump.next = next
+                bump.level = .prerelease
             }
         }
         // changesets' `linked` group: a package with changesets takes the group's highest version
