@@ -10,10 +10,15 @@ struct OutOfSampleRound10CLITests {
     /// A Go module at the repository's top, named `sqlx` by its origin, tagged `sqlx-v1.0` and
     /// `sqlx-v1.1` in its first years and then `v1.2.0`, `v1.3.0`, … over the following years.
     /// `years` is how long the bare releases went on after the named ones.
-    func renamedSeries(bareReleases: Int, years: Int) throws -> GitRepository {
+    /// Without `goModule`, the project is a Python package of that name (no version in its manifest).
+    func renamedSeries(bareReleases: Int, years: Int, goModule: Bool = true) throws -> GitRepository {
         let repo = try GitRepository()
         try repo.git("remote", "add", "origin", "https://github.com/acme/sqlx.git")
-        try repo.commit("first", files: ["go.mod": "module github.com/acme/sqlx\n\ngo 1.20\n", "sqlx.go": "package sqlx\n"], date: "2014-04-29T10:00:00Z")
+        let manifest =
+            goModule
+            ? ["go.mod": "module github.com/acme/sqlx\n\ngo 1.20\n"]
+            : ["pyproject.toml": "[project]\nname = \"sqlx\"\ndynamic = [\"version\"]\n"]
+        try repo.commit("first", files: manifest.merging(["sqlx.go": "package sqlx\n"]) { a, _ in a }, date: "2014-04-29T10:00:00Z")
         try repo.git("tag", "sqlx-v1.0")
         try repo.commit("more", files: ["sqlx.go": "package sqlx\n// 1.1\n"], date: "2015-01-10T10:00:00Z")
         try repo.git("tag", "sqlx-v1.1")
@@ -44,12 +49,17 @@ struct OutOfSampleRound10CLITests {
     }
 
     /// The rule needs years: bare tags a project made soon after its named ones (a year here) may
-    /// be another thing's, and the named series stays, as before.
+    /// be another thing's, and the named series stays, as before. Not at a Go module's top, which
+    /// the go tool resolves by its `v` tags alone (k8up, round 32).
     @Test func namedTagsFollowedSoonByBareOnesKeepTheirSeries() throws {
-        let repo = try renamedSeries(bareReleases: 4, years: 1)
+        let repo = try renamedSeries(bareReleases: 4, years: 1, goModule: false)
         #expect(try relctl(["init", "--quiet"], in: repo.url).status == 0)
         let config = try repo.directory.read("relctl.toml")
         #expect(config.contains("tag-format = \"{project}-v{version}\""), "\(config)")
+        let module = try renamedSeries(bareReleases: 4, years: 1)
+        #expect(try relctl(["init", "--quiet"], in: module.url).status == 0)
+        let moduleConfig = try module.directory.read("relctl.toml")
+        #expect(moduleConfig.contains("tag-format = \"v{version}\""), "\(moduleConfig)")
     }
 
     /// TanStack form: changesets' `fixed` group releases `@tanstack/form-core` with every release of

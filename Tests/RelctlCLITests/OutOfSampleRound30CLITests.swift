@@ -327,4 +327,55 @@ struct OutOfSampleRound30CLITests {
         let bump = try relctl(["bump"], in: repository.url)
         #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == expected, "\(bump)")
     }
+
+    /// k8up's Go module `github.com/k8up-io/k8up/v2` is released by 40 `v2.x` tags; its chart in
+    /// `charts/k8up` by `k8up-4.8.7`-like tags, which init took for the module's (named after the
+    /// project): 0 of 10 (round 32). The go tool resolves a module's top by `vX.Y.Z` alone.
+    @Test func aGoModulesTopIsReleasedByItsVTags() throws {
+        let repository = try GitRepository()
+        try repository.commit(
+            "Initial", files: ["go.mod": "module github.com/acme/op/v2\n\ngo 1.24\n", "main.go": "package main\n"],
+            date: "2024-01-10T10:00:00Z")
+        for (index, tag) in ["v2.0.0", "op-4.8.5", "v2.1.0", "op-4.8.6", "op-4.8.7", "v2.2.0", "op-4.8.8", "op-4.8.9"].enumerated() {
+            try repository.commit(
+                "Update (#\(index))", files: ["charts/op/Chart.yaml": "apiVersion: v2\nname: op\nversion: \(tag.hasPrefix("op-") ? String(tag.dropFirst(3)) : "4.8.4")\n", "x\(index).go": "package main\n"],
+                date: "2024-0\(index + 1)-12T10:00:00Z")
+            try repository.git("tag", tag)
+        }
+        try repository.commit("fix: retry the backup", files: ["backup.go": "package main\n"], date: "2024-10-10T10:00:00Z")
+        let config = try VersionIntentCLITests.initialise(repository)
+        #expect(config.contains("tag-format = \"v{version}\""), "\(config)")
+        let bump = try relctl(["bump"], in: repository.url)
+        #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "2.2.1", "\(bump)")
+    }
+
+    /// opentelemetry-ruby's `api/CHANGELOG.md` releases are tagged both `opentelemetry-api/v1.5.0`
+    /// and `opentelemetry-sdk/v1.5.0` (the gems release together): init in `api/` kept neither and
+    /// proposed 0.1.0 (api 4/10, round 32). The series naming the folder as its last word is its own.
+    @Test func theSeriesNamingTheFolderAsItsLastWordIsItsOwn() throws {
+        let changes = "# Release History: opentelemetry-api\n\n### v1.5.0 / 2025-03-10\n\n* ADDED: x\n\n### v1.4.0 / 2025-02-10\n\n* ADDED: y\n\n### v1.3.0 / 2025-01-10\n\n* FIXED: z\n"
+        let repository = try OutOfSampleRound28CLITests.memberSeries(
+            folder: "api", files: ["CHANGELOG.md": changes, "opentelemetry-api.gemspec": "Gem::Specification.new do |spec|\n  spec.name = 'opentelemetry-api'\nend\n"],
+            tags: ["opentelemetry-api/v1.3.0", "opentelemetry-api/v1.4.0", "opentelemetry-api/v1.5.0"])
+        for version in ["1.3.0", "1.4.0", "1.5.0"] {
+            try repository.git("tag", "opentelemetry-sdk/v\(version)", "opentelemetry-api/v\(version)")
+        }
+        let (config, next) = try OutOfSampleRound28CLITests.folderInit(repository, "api")
+        #expect(config.contains("tag-format = \"opentelemetry-api/v{version}\""), "\(config)")
+        #expect(next == "1.5.1", "\(config)")
+    }
+
+    /// Reloader tags its application `v1.4.15` on "Bump version" commits past the chart's and
+    /// never merges them back; its chart's release on main then moves `appVersion`. The chart's
+    /// patch was due but relctl counted only merged application tags (4 points of round 32).
+    @Test func anApplicationTagOnTopOfTheTargetPutsItsChartBehind() throws {
+        let repository = try OutOfSampleRound28CLITests.applicationWithChart(appTags: ["v0.30.0", "v0.31.0", "v0.32.0"])
+        try repository.git("checkout", "-q", "-b", "bump-0.32.1")
+        try repository.commit("Bump version to 0.32.1", files: ["VERSION": "0.32.1\n"], date: "2025-03-20T10:00:00Z")
+        try repository.git("tag", "v0.32.1")
+        try repository.git("checkout", "-q", "-")
+        let row = try OutOfSampleRound28CLITests.chartPlan(repository)
+        #expect(row["next"] as? String == "2.17.6", "\(row)")
+        #expect(row["reason"] as? String == "dependency", "\(row)")
+    }
 }

@@ -30,18 +30,27 @@ extension VersionBump {
             prefixes.insert(prefix)
         }
         guard prefixes.count == 1, let prefix = prefixes.first else { return nil }
-        let releases = tags.compactMap { tag -> (name: String, version: SemanticVersion)? in
+        let releases = tags.compactMap { tag -> (name: String, version: SemanticVersion, commit: String?)? in
             guard tag.name.hasPrefix(prefix),
                 let version = try? SemanticVersion(parsing: String(tag.name.dropFirst(prefix.count)))
             else { return nil }
-            return (tag.name, version)
+            return (tag.name, version, tag.commit)
         }
-        guard releases.count >= 3,
-            let unmerged = try? await git.tagNames(notMergedInto: target),
-            let newest = releases.filter({ !$0.version.isPrerelease && !unmerged.contains($0.name) })
-                .max(by: { $0.version < $1.version }),
-            appVersion < newest.version
-        else { return nil }
-        return (source.path, text, newest.name)
+        guard releases.count >= 3, let unmerged = try? await git.tagNames(notMergedInto: target) else { return nil }
+        if let newest = releases.filter({ !$0.version.isPrerelease && !unmerged.contains($0.name) })
+            .max(by: { $0.version < $1.version }), appVersion < newest.version
+        {
+            return (source.path, text, newest.name)
+        }
+        // The application's release tagged on top of the target and not merged back (Reloader
+        // tags `v1.4.15` on its "Bump version" commits past the chart's, then releases the chart
+        // from main): ahead all the same. The newest three above the appVersion are asked about.
+        let above = releases.filter { !$0.version.isPrerelease && unmerged.contains($0.name) && appVersion < $0.version }
+            .sorted { $0.version > $1.version }
+        for candidate in above.prefix(3) {
+            guard let commit = candidate.commit else { continue }
+            if await git.isAncestor(target, of: commit) == true { return (source.path, text, candidate.name) }
+        }
+        return nil
     }
 }

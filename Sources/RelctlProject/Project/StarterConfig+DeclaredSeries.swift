@@ -181,14 +181,16 @@ extension StarterConfig {
                 prefixes = prefixes.map { $0.intersection(these) } ?? these
             }
             // Two series naming the same versions (spotless' `lib/3.8.0` of 2020 and
-            // `maven/3.8.0`): the one whose word the folder's name holds (`plugin-maven`).
+            // `maven/3.8.0`): the one whose word the folder's name holds (`plugin-maven`), or
+            // which names the folder as its last word (opentelemetry-ruby's `api/` is released
+            // as `opentelemetry-api/v1.5.0`, its `sdk/` as `opentelemetry-sdk/v1.5.0`).
             var candidates = prefixes ?? []
             if candidates.count > 1 {
-                let folder = root.standardizedFileURL.lastPathComponent.lowercased()
+                let folder = root.standardizedFileURL.lastPathComponent.lowercased().replacingOccurrences(of: "_", with: "-")
                 candidates = candidates.filter { prefix in
                     let word = prefix.lowercased().filter { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
-                        .trimmingCharacters(in: CharacterSet(charactersIn: "-_v"))
-                    return !word.isEmpty && folder.contains(word)
+                        .trimmingCharacters(in: CharacterSet(charactersIn: "-_v")).replacingOccurrences(of: "_", with: "-")
+                    return !word.isEmpty && (folder.contains(word) || word.hasSuffix("-" + folder))
                 }
             }
             guard candidates.count == 1, let prefix = candidates.first else { return nil }

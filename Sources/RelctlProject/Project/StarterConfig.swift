@@ -673,6 +673,29 @@ public enum StarterConfig {
             found.tagFormat = series.format
             found.tagNote = "like \(series.tag), the series \(series.file)'s newest releases are tagged in"
         }
+        // A Go module at the repository's top is resolved by `vX.Y.Z` tags alone: k8up's
+        // `github.com/k8up-io/k8up/v2` has 40 `v2.x` tags, and its chart's 25 `k8up-4.8.7` tags
+        // (charts/k8up, a go.mod of its own) are another package's series.
+        if detected.contains("go.mod"), FileSystem.exists(root.appendingPathComponent(".git")),
+            let chosen = try? TagFormat(found.tagFormat, project: found.name, scheme: found.versionScheme),
+            chosen.prefix != "v" || !chosen.suffix.isEmpty, let module = try? GoModulePath.read(root: root),
+            let bare = try? TagFormat("v{version}", project: found.name)
+        {
+            let reader = TagReader(bare)
+            let modules = tags.filter { tag in
+                guard let version = reader.releaseVersion(of: tag.name), !version.isPrerelease else { return false }
+                return module.suffixMajor.map { version.major == String($0) } ?? (version.major == "0" || version.major == "1")
+            }
+            let count = modules.count
+            // Only a series still in use: not `v` tags a project left years ago for another spelling.
+            let chosenReader = TagReader(chosen)
+            let newestChosen = tags.filter { chosenReader.releaseVersion(of: $0.name) != nil }.map(\.date).max() ?? 0
+            let newestModule = modules.map(\.date).max() ?? 0
+            if count >= 3, newestModule >= newestChosen - 365 * 86_400 {
+                found.tagFormat = "v{version}"
+                found.tagNote = "like the \(count) `v` tags of the module \(module.path): the go tool resolves no other spelling at a module's top"
+            }
+        }
         if !history.fromTags, found.versions.isEmpty, let series = chartApplicationSeries(root: root, tags: tags.map(\.name)) {
             found.tagFormat = series.format
             found.tagNote = "like the \(series.count) tags \(series.tag) leads, the version \(series.chart)'s appVersion names"
