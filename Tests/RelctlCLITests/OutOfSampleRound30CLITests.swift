@@ -378,4 +378,24 @@ struct OutOfSampleRound30CLITests {
         #expect(row["next"] as? String == "2.17.6", "\(row)")
         #expect(row["reason"] as? String == "dependency", "\(row)")
     }
+
+    /// jekyll keeps `History.markdown`, its pending changes under `## HEAD` and their kinds as
+    /// `### Minor Enhancements` / `### Bug Fixes`: init found no changelog and proposed patches
+    /// for its 4.2.0 and 3.9.0 (round 33).
+    @Test func jekyllsHistoryMarkdownAndItsHeadSection() throws {
+        let released = "## 4.1.1 / 2020-06-24\n\n### Bug Fixes\n\n  * Fix the watcher\n\n## 4.1.0 / 2020-05-27\n\n### Minor Enhancements\n\n  * Add a filter\n"
+        let repository = try GitRepository()
+        try repository.commit("Initial", files: ["jekyll.gemspec": "Gem::Specification.new do |s|\n  s.name = \"jekyll\"\nend\n"], date: "2020-05-01T10:00:00Z")
+        for (index, tag) in ["v4.1.0", "v4.1.1"].enumerated() {
+            try repository.commit("Release :gem: \(tag)", files: ["History.markdown": released, "lib/a\(index).rb": "x\n"], date: "2020-06-0\(index + 1)T10:00:00Z")
+            try repository.git("tag", tag)
+        }
+        try repository.commit(
+            "Add the slugify mode option", files: ["History.markdown": "## HEAD\n\n### Minor Enhancements\n\n  * Add the slugify mode option\n\n" + released, "lib/s.rb": "x\n"],
+            date: "2020-07-01T10:00:00Z")
+        let config = try VersionIntentCLITests.initialise(repository)
+        #expect(config.contains("changelog = \"History.markdown\""), "\(config)")
+        let bump = try relctl(["bump"], in: repository.url)
+        #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "4.2.0", "\(bump)")
+    }
 }

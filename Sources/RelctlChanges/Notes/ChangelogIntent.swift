@@ -489,6 +489,8 @@ package struct ChangelogIntent: Sendable, Equatable {
         // VictoriaMetrics heads its pending changes `## tip` (the tip of the branch) in every
         // repository's `docs/CHANGELOG.md`.
         if first == "tip", words.count == 1 { return true }
+        // jekyll heads them `### HEAD` (History.markdown): the branch's head, not yet released.
+        if first == "head", words.count == 1, text.contains("HEAD") { return true }
         // A release tool's placeholder for the version it writes at release time (uniffi's
         // cargo-release `## [[UnreleasedUniFFIVersion]] …`, `[[NextUnreleasedUniFFIVersion]]`).
         if text.contains("[[") || text.contains("{{"), first.hasPrefix("unreleased") || first.hasPrefix("nextunreleased") {

@@ -507,6 +507,8 @@ package enum VersioningDetection {
         "CHANGELOG.md", "CHANGELOG.rst", "CHANGELOG", "ChangeLog", "CHANGES.md", "CHANGES.rst", "CHANGES", "HISTORY.md",
         "HISTORY.rst", "NEWS.md", "NEWS.rst", "NEWS", "RELEASES.md", "docs/changelog.md", "docs/CHANGELOG.md",
         "docs/changelog.rst", "doc/changelog.md",
+        // jekyll's `History.markdown` (`### HEAD` over `### Minor Enhancements`).
+        "HISTORY.markdown", "CHANGELOG.markdown",
         // Documentation sites that hold the changelog as a page (gunicorn's Sphinx `docs/source/news.rst`,
         // later its mkdocs `docs/content/news.md`; h11's `docs/source/changes.rst`).
         "docs/changes.rst", "docs/changes.md", "docs/news.rst", "docs/news.md", "docs/history.rst",
