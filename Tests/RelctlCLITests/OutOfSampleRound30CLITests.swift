@@ -398,4 +398,36 @@ struct OutOfSampleRound30CLITests {
         let bump = try relctl(["bump"], in: repository.url)
         #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "4.2.0", "\(bump)")
     }
+
+    /// plate links its packages in changesets (`"linked": [["platejs", "@platejs/*", …]]`):
+    /// `platejs`, released only because `@platejs/core` was, took the group's highest version
+    /// (53.1.2), where relctl proposed its own next patch, 53.0.8 (4 points of round 33).
+    @Test func aLinkedPackageReleasedForItsDependencyTakesTheGroupsVersion() throws {
+        let repository = try GitRepository()
+        func manifest(_ name: String, _ version: String, dependsOn: String? = nil) -> String {
+            let dependencies = dependsOn.map { ",\n  \"dependencies\": {\"\($0)\": \"workspace:^\"}" } ?? ""
+            return "{\n  \"name\": \"\(name)\",\n  \"version\": \"\(version)\"\(dependencies)\n}\n"
+        }
+        try repository.commit(
+            "chore: release",
+            files: [
+                "package.json": "{\n  \"name\": \"root\",\n  \"private\": true,\n  \"workspaces\": [\"packages/*\"]\n}\n",
+                ".changeset/config.json": "{\"linked\": [[\"acme\", \"@acme/*\"]], \"updateInternalDependencies\": \"patch\"}\n",
+                "packages/core/package.json": manifest("@acme/core", "1.1.1"),
+                "packages/plate/package.json": manifest("acme", "1.0.7", dependsOn: "@acme/core"),
+            ], date: "2025-01-10T10:00:00Z")
+        for tag in ["@acme/core@1.1.0", "@acme/core@1.1.1", "acme@1.0.6", "acme@1.0.7"] { try repository.git("tag", tag) }
+        try repository.commit(
+            "fix(core): keep the selection", files: ["packages/core/src/a.ts": "x\n", ".changeset/calm-fox.md": "---\n\"@acme/core\": patch\n---\n\nKeep the selection.\n"],
+            date: "2025-02-10T10:00:00Z")
+        _ = try VersionIntentCLITests.initialise(repository)
+        let result = try relctl(["plan", "--json"], in: repository.url)
+        let plan = (try? JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]) ?? [:]
+        let rows = (plan["members"] as? [[String: Any]]) ?? []
+        let core = rows.first { $0["tag"] as? String == "@acme/core@1.1.2" }
+        let plate = rows.first { ($0["tag"] as? String)?.hasPrefix("acme@") == true }
+        #expect(core != nil, "\(result)")
+        #expect(plate?["next"] as? String == "1.1.2", "\(rows)")
+        #expect(plate?["reason"] as? String == "dependency", "\(rows)")
+    }
 }

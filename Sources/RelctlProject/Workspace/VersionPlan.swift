@@ -123,6 +123,10 @@ package enum VersionPlan {
         }
         for group in workspace.groups { lockstep(&plans, group: group) }
         try dependencyPass(&plans, members: members, workspace: workspace, config: config)
+        for linked in (ChangeFragments.changesetsJSON("config.json", config: config)?["linked"] as? [[String]]) ?? []
+        where linked.count > 1 {
+            linkedDependents(&plans, linked: linked)
+        }
         // Nor does a dependency it has, or a group, release it.
         for index in neverReleasedHere {
             (plans[index].next, plans[index].tag, plans[index].reason) = (nil, nil, "unpublished")
@@ -182,6 +186,30 @@ package enum VersionPlan {
                 else { return nil }
                 return (collector, walk)
             }
+        }
+    }
+
+    /// changesets' `linked` group for members released only because a dependency was: `changeset
+    /// version` gives every package of the group it releases the group's highest new version
+    /// (plate's `platejs` at 53.0.7, released with its dependency `@platejs/core` at 53.1.2, was
+    /// 53.1.2, not 53.0.8). A member is in the group by its package name, read from its tags'
+    /// spelling (`@platejs/core@`); members with changesets of their own take it in their bump.
+    static func linkedDependents(_ plans: inout [MemberPlan], linked: [String]) {
+        func packageName(_ plan: MemberPlan) -> String {
+            let prefix = plan.history.format.prefix
+            return prefix.hasSuffix("@") ? String(prefix.dropLast()) : plan.name
+        }
+        let inGroup = plans.indices.filter { index in
+            plans[index].next != nil
+                && linked.contains { ChangeFragments.matches(packageName(plans[index]), $0) }
+        }
+        guard let top = inGroup.compactMap({ plans[$0].next }).filter({ !$0.isPrerelease }).max() else { return }
+        for index in inGroup where plans[index].reason == "dependency" {
+            guard let next = plans[index].next, !next.isPrerelease, next < top, plans[index].history.taken(top) == nil,
+                plans[index].bump.current.map({ !$0.isPrerelease && $0 < top }) ?? true
+            else { continue }
+            plans[index].next = top
+            plans[index].tag = plans[index].history.format.tag(for: top)
         }
     }
 
