@@ -1506,14 +1506,7 @@ public enum StarterConfig {
         guard let object = releasePleaseObject(releasePleaseConfig, root: root),
             let plugins = object["plugins"] as? [Any]
         else { return [] }
-        var components: [String: String] = [:]
-        for case let (folder, entry as [String: Any]) in object["packages"] as? [String: Any] ?? [:] {
-            guard let component = (entry["component"] as? String) ?? (entry["package-name"] as? String) else { continue }
-            var key = folder
-            while key.hasPrefix("./") { key.removeFirst(2) }
-            while key.hasSuffix("/") { key.removeLast() }
-            components[key == "." ? "" : key] = component
-        }
+        let components = MemberDiscovery.releasePleaseNames(root: root, componentFirst: true)
         let listedFolders = Set(WorkspaceMembers.folders(matching: listed, root: root))
         let byComponent = Dictionary(
             members.compactMap { member -> (String, String)? in

@@ -170,14 +170,19 @@ package enum MemberDiscovery {
 
     /// The package names `release-please-config.json` gives its packages' folders (`package-name`,
     /// else `component`), by folder.
-    static func releasePleaseNames(root: URL) -> [String: String] {
+    /// With `componentFirst`, the `component` before the `package-name`: the name release-please's
+    /// plugins (`linked-versions`) list a package by.
+    static func releasePleaseNames(root: URL, componentFirst: Bool = false) -> [String: String] {
         guard let object = StarterConfig.releasePleaseObject(StarterConfig.releasePleaseConfig, root: root),
             let packages = object["packages"] as? [String: Any]
         else { return [:] }
         var names: [String: String] = [:]
         for (folder, value) in packages {
             guard let entry = value as? [String: Any],
-                let name = (entry["package-name"] as? String) ?? (entry["component"] as? String), !name.isEmpty
+                let name =
+                    componentFirst
+                    ? (entry["component"] as? String) ?? (entry["package-name"] as? String)
+                    : (entry["package-name"] as? String) ?? (entry["component"] as? String), !name.isEmpty
             else { continue }
             var key = folder
             while key.hasPrefix("./") { key.removeFirst(2) }
