@@ -38,3 +38,24 @@ import Testing
         #expect(ChangeFragments.releaseFileLevel(text) == nil)
     }
 }
+
+/// The front matter of changesets, covector's and knope's change files, whatever their line ends.
+@Suite(.timeLimit(.minutes(30))) struct ChangeFileFrontMatterTests {
+    /// wry's `.changes/1344-with_scroll_bar_style.md` is written with CRLF line ends: Swift reads
+    /// `"\r\n"` as one character, so a split on `"\n"` kept the whole file one line, and the
+    /// file's minor was never read (wry 0.43.0 proposed as 0.42.1, round 35).
+    @Test(arguments: ["\n", "\r\n"])
+    func frontMatterIsReadWhateverTheLineEnds(end: String) {
+        let text = ["---", "\"wry\": minor", "---", "", "Adds `with_scroll_bar_style`."].joined(separator: end)
+        #expect(ChangeFragments.changesetLevel(text, names: ["wry"]) == .minor)
+    }
+
+    /// knope's custom change types (`note`, from `extra_changelog_sections`) are patches; without
+    /// `otherTypes` (changesets, covector) a value naming no level is none.
+    @Test func knopesCustomTypeIsAPatch() {
+        let text = "---\nversioning: note\nconfig: note\n---\n\nBumped a dependency.\n"
+        #expect(ChangeFragments.changesetLevel(text, names: ["versioning"], otherTypes: .patch) == .patch)
+        #expect(ChangeFragments.changesetLevel(text, names: ["versioning"]) == nil)
+        #expect(ChangeFragments.changesetLevel(text, names: ["knope"], otherTypes: .patch) == nil)
+    }
+}

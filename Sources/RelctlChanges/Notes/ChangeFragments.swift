@@ -62,6 +62,10 @@ package struct ChangeFragments: Sendable, Equatable {
         case .chloggen?: return try chloggen(root: config.root, repository: config.repositoryRoot)
         case .antsibull?: return try antsibull(root: config.root)
         case .releaseFile?: return try releaseFile(root: config.root)
+        case .knope?:
+            return try changesets(
+                root: config.root, repository: config.repositoryRoot, names: knopeNames(config: config),
+                literalMajor: false, otherTypes: .patch)
         case .covector?:
             return try changesets(
                 root: config.root, repository: config.repositoryRoot, names: packageNames(config: config),
@@ -215,7 +219,7 @@ package struct ChangeFragments: Sendable, Equatable {
     /// older form) or `RELEASE_TYPE: minor` (hypothesis). A file that opens otherwise is no
     /// release file (many projects' RELEASE.md tells how to release), and says nothing.
     package static func releaseFileLevel(_ text: String) -> VersionBump.Level? {
-        let lines = text.split(separator: "\n").prefix(60).map { $0.trimmingBlanks(newlines: true) }.filter { !$0.isEmpty }
+        let lines = text.fileLines.prefix(60).map { $0.trimmingBlanks(newlines: true) }.filter { !$0.isEmpty }
         guard let first = lines.first else { return nil }
         let candidates = first == "---" ? Array(lines.dropFirst().prefix { $0 != "---" }) : [first]
         for line in candidates {
@@ -457,6 +461,60 @@ package struct ChangeFragments: Sendable, Equatable {
         return names
     }
 
+    /// The names a knope change file gives the project: the packages of knope.toml (the
+    /// project's folder or the repository's top, `knopePackages`) versioned in the project's
+    /// folder, and the project's own name.
+    static func knopeNames(config: RelctlConfig) -> Set<String> {
+        var names: Set<String> = [config.project.name]
+        let root = config.root.standardizedFileURL
+        let top = config.repositoryRoot?.standardizedFileURL ?? root
+        for location in root == top ? [root] : [root, top] {
+            guard let packages = knopePackages(in: location) else { continue }
+            let folder = root.path == location.path ? "" : String(root.path.dropFirst(location.path.count + 1))
+            for (name, folders) in packages where folders.contains(folder) { names.insert(name) }
+            return names
+        }
+        return names
+    }
+
+    /// knope.toml's packages in `location`, each with the folders of its `versioned_files`
+    /// manifests (a `dependency` entry, a lock file or a regex file is none): `[packages.NAME]`,
+    /// or a lone `[package]` as `default`, the name its change files give it. Nil without one.
+    package static func knopePackages(in location: URL) -> [String: Set<String>]? {
+        guard let file = try? ProjectFile.open("knope.toml", in: location), file.isRegularFile,
+            let document = try? TOMLDocument(file: file)
+        else { return nil }
+        var tables: [String: [String: TOMLNode]] = [:]
+        if case .table(let package)? = document.root["package"] { tables["default"] = package }
+        if case .table(let packages)? = document.root["packages"] {
+            for (name, node) in packages.prefix(500) { if case .table(let package) = node { tables[name] = package } }
+        }
+        return tables.mapValues { package in
+            guard case .array(let files)? = package["versioned_files"] else { return [] }
+            var folders: Set<String> = []
+            for entry in files.prefix(100) {
+                let path: String
+                switch entry {
+                case .string(let text): path = text
+                case .table(let table):
+                    guard table["dependency"] == nil, table["regex"] == nil, case .string(let text)? = table["path"] else { continue }
+                    path = text
+                default: continue
+                }
+                let parts = path.split(separator: "/").map(String.init).filter { $0 != "." }
+                guard let last = parts.last, knopeManifests.contains(last), !parts.contains("..") else { continue }
+                folders.insert(parts.dropLast().joined(separator: "/"))
+            }
+            return folders
+        }
+    }
+
+    /// The versioned files that are a package's own manifest (not a lock file).
+    static let knopeManifests: Set<String> = [
+        "Cargo.toml", "package.json", "pyproject.toml", "go.mod", "pubspec.yaml", "pom.xml", "gleam.toml", "deno.json",
+        "deno.jsonc", "tauri.conf.json",
+    ]
+
     static func packageName(at path: String, root: URL) -> String? {
         guard let file = try? ProjectFile.open(path, in: root), file.isRegularFile,
             case .whole(let data)? = file.data(limit: 1 << 20),
@@ -566,8 +624,10 @@ package struct ChangeFragments: Sendable, Equatable {
     }
 
     /// The changesets (or covector's change files, `folder` `.changes`) naming one of `names`.
+    /// `otherTypes`: the level of a value that names no level (knope's custom change types).
     static func changesets(
-        root: URL, repository: URL?, names: Set<String>, folder: String = ".changeset"
+        root: URL, repository: URL?, names: Set<String>, folder: String = ".changeset", literalMajor: Bool = true,
+        otherTypes: VersionBump.Level? = nil
     ) throws -> ChangeFragments? {
         guard let (top, prefix) = try changesetFolder(root: root, repository: repository, folder: folder) else {
             return nil
@@ -579,16 +639,18 @@ package struct ChangeFragments: Sendable, Equatable {
             let path = folder + "/" + name
             let file = try ProjectFile.open(path, in: top, what: "a changeset")
             guard file.isRegularFile, let text = try file.text() else { continue }
-            guard let level = changesetLevel(text, names: names) else { continue }
-            found = Self.counting(found, level: level, file: prefix + path, literalMajor: true)
+            guard let level = changesetLevel(text, names: names, otherTypes: otherTypes) else { continue }
+            found = Self.counting(found, level: level, file: prefix + path, literalMajor: literalMajor)
         }
         return found
     }
 
     /// The highest level a changeset's front matter gives any of `names` (`"@scope/pkg": minor`;
     /// covector's `"tauri": patch:bug`, the level before the tag).
-    package static func changesetLevel(_ text: String, names: Set<String>) -> VersionBump.Level? {
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false).map {
+    package static func changesetLevel(
+        _ text: String, names: Set<String>, otherTypes: VersionBump.Level? = nil
+    ) -> VersionBump.Level? {
+        let lines = text.fileLines.map {
             $0.trimmingBlanks(newlines: true)
         }
         guard lines.first == "---" else { return nil }
@@ -609,9 +671,9 @@ package struct ChangeFragments: Sendable, Equatable {
             }
             let name = unquote(line[..<colon])
             let value = unquote(line[line.index(after: colon)...]).split(separator: ":").first.map(String.init) ?? ""
-            guard names.contains(name), let found = VersionBump.Level(rawValue: value), found != .prerelease else {
-                continue
-            }
+            guard names.contains(name), !value.isEmpty,
+                let found = VersionBump.Level(rawValue: value).map({ $0 == .prerelease ? nil : $0 }) ?? otherTypes
+            else { continue }
             if level == nil || level! < found { level = found }
         }
         return level

@@ -1006,8 +1006,9 @@ public struct VersionBump: Sendable, Equatable {
         var namedByChangesets = false
         let belowOne = base.map { $0.major == "0" } ?? false
         let fragmentsDecide = config.versioning.fragments?.decidesLevel == true
-        if commits > 0 || fragmentsDecide, let fragments = try ChangeFragments.read(config: config) {
-            namedByChangesets = fragmentsDecide
+        let fragmentsRelease = config.versioning.fragments?.releasesAlone == true
+        if commits > 0 || fragmentsRelease, let fragments = try ChangeFragments.read(config: config) {
+            namedByChangesets = fragmentsRelease
             let what = "\(fragments.count) change fragment\(fragments.count == 1 ? "" : "s") ([versioning] fragments = \"\(config.versioning.fragments?.rawValue ?? "")\")"
             if fragmentsDecide {
                 // `changeset version` applies the changesets whatever the commits say; autopub

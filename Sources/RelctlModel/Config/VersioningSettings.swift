@@ -14,6 +14,12 @@ package struct VersioningSettings: Sendable, Equatable {
         /// covector (tauri): `.changes/*.md` whose front matter says `"pkg": patch:bug`, the level
         /// before the colon.
         case covector
+        /// knope: `.changeset/*.md` whose front matter names knope.toml's package (`[packages.NAME]`,
+        /// or `default` for a lone `[package]`) with `major`, `minor`, `patch` or a type of the
+        /// package's `extra_changelog_sections` (a patch). Below 1.0.0 knope makes a major a
+        /// minor and a minor a patch (`zero-major = "cargo"`, which init writes with it); the files
+        /// raise the commits' level, as knope reads both.
+        case knope
         /// chango (python-telegram-bot): `changes/unreleased/*.toml`, each keyed by its section
         /// (`breaking = "…"`, `features = "…"`, `bugfixes = "…"`), read as towncrier's types are.
         case chango
@@ -38,6 +44,10 @@ package struct VersioningSettings: Sendable, Equatable {
         package var decidesLevel: Bool {
             self == .changesets || self == .covector || self == .releaseFile || self == .chloggen
         }
+
+        /// Whether a fragment naming the package makes a release with no commit in its folder
+        /// (knope releases a package its change file names, a dependency's bump written by hand).
+        package var releasesAlone: Bool { decidesLevel || self == .knope }
     }
 
     /// `zero-major`: what a change does to a version below 1.0.0.

@@ -68,7 +68,12 @@ public enum StarterConfig {
             }
             // Any workspace's members, as for a single project (VersioningDetection.detect).
             let cargo = detected.contains("Cargo.toml")
-            if let releasePlz = cargo ? VersioningDetection.releasePlzZeroMajor(root: root) : nil {
+            if versioning.fragments?.kind == .knope {
+                // knope's rule for every package below 1.0.0, whatever each member's history shows.
+                versioning.zeroMajor = (.cargo, VersioningDetection.knopeZeroMajor)
+            } else if let releasePlease = VersioningDetection.releasePleaseZeroMajor(root: root) {
+                versioning.zeroMajor = (.cargo, releasePlease)
+            } else if let releasePlz = cargo ? VersioningDetection.releasePlzZeroMajor(root: root) : nil {
                 let overruled = await VersioningDetection.workspaceFeatsReleasedAsMinors(
                     members: members.map { ($0.folder, $0.tagFormat) }, tags: tags, git: git)
                 versioning.zeroMajor = overruled ? nil : (.cargo, releasePlz)
@@ -179,6 +184,30 @@ public enum StarterConfig {
             }
         }
         found.versions.removeAll { dropped.contains($0.path) }
+    }
+
+    /// The MSBuild file holding the project's version and its element: `Directory.Version.props`
+    /// or `Directory.Build.props` at the root, else the root's or `src/*/`'s `*.csproj` (the first
+    /// by name, at most 20 read), whose `<VersionPrefix>` (else `<Version>`) is a literal version.
+    static func msbuildVersion(root: URL) -> (path: String, element: String)? {
+        var candidates = ["Directory.Version.props", "Directory.Build.props"]
+        candidates += ((try? FileSystem.names(in: root)) ?? []).filter { $0.hasSuffix(".csproj") }.sorted()
+        let sources = root.appendingPathComponent("src")
+        for folder in ((try? FileSystem.names(in: sources)) ?? []).sorted().prefix(50) {
+            let names = (try? FileSystem.names(in: sources.appendingPathComponent(folder))) ?? []
+            candidates += names.filter { $0.hasSuffix(".csproj") }.sorted().map { "src/\(folder)/\($0)" }
+        }
+        for path in candidates.prefix(20) {
+            guard let file = try? ProjectFile.open(path, in: root), file.isRegularFile,
+                case .whole(let data)? = file.data(limit: 256 * 1024)
+            else { continue }
+            let text = TextFile.decode(data)
+            for element in ["VersionPrefix", "Version"] where text.contains("<\(element)>") {
+                let literal = try? Regex("<\(element)>[0-9]+\\.[0-9]+(\\.[0-9]+)?([-.][0-9A-Za-z.-]*)?</\(element)>")
+                if let literal, text.firstMatch(of: literal) != nil { return (path, element) }
+            }
+        }
+        return nil
     }
 
     /// The files bump2version's `.bumpversion.cfg` says carry the version (`files = VERSION
@@ -823,6 +852,13 @@ public enum StarterConfig {
         {
             found.versions.append(("configure.ac", "regex", #"AC_INIT\(\[?[^\],)]*\]?,[ \t]*\[?(?:next-)?(?<version>[0-9][0-9A-Za-z.+-]*)"#))
             found.versionNotes.append("configure.ac's `AC_INIT` version is read and written by a regex entry.")
+        }
+        // A .NET project's `<VersionPrefix>` (or `<Version>`) in MSBuild files (serilog's
+        // `Directory.Version.props`, before it `src/Serilog/Serilog.csproj`, written ahead of each
+        // release), read by a regex entry.
+        if found.versions.isEmpty, let (path, element) = msbuildVersion(root: root) {
+            found.versions.append((path, "regex", "<\(element)>(?<version>[0-9][^<\\s]*)</\(element)>"))
+            found.versionNotes.append("\(path)'s `<\(element)>` (a .NET project's) is read and written by a regex entry.")
         }
         // setuptools' declarative setup.cfg (pre-commit: `[metadata] version = 4.6.2`, no
         // pyproject.toml), when nothing above names a version: its first `version =` line.

@@ -204,7 +204,11 @@ package enum VersioningDetection {
         // fluent-bit's chart). Not where changesets decide the level: a `minor` changeset is
         // a minor below 1.0.0 too. Outside Cargo only while the project is below 1.0.0: the rule
         // changes nothing above it, and reading each old 0.x step is a walk of the history.
-        if found.cadence == nil, format.scheme != .calver, found.fragments?.kind.decidesLevel != true,
+        if found.fragments?.kind == .knope, history.latest?.version.major == "0" {
+            found.zeroMajor = (.cargo, knopeZeroMajor)
+        } else if history.latest?.version.major == "0", let releasePlease = releasePleaseZeroMajor(root: root) {
+            found.zeroMajor = (.cargo, releasePlease)
+        } else if found.cadence == nil, format.scheme != .calver, found.fragments?.kind.decidesLevel != true,
             cargo || finals.first?.version.major == "0"
         {
             if let releasePlz = cargo ? releasePlzZeroMajor(root: root) : nil {
@@ -358,6 +362,21 @@ package enum VersioningDetection {
     /// release-please's `"versioning": "always-bump-patch"` (for the root package, or at the top
     /// of its config, at the root or in `.github/`): every release of the branch a patch, whatever
     /// its commits say (go-elasticsearch's `9.2` branch ships its backported `feat`s as 9.2.x).
+    /// release-please's `"bump-patch-for-minor-pre-major": true` (at the top of its config or for
+    /// any package, at the root or in `.github/`): below 1.0.0 a feat is a patch, as Cargo's rule
+    /// has it (open-feature's python-sdk-contrib: flagd 0.2.6 → 0.2.7 for a feat).
+    package static func releasePleaseZeroMajor(root: URL) -> String? {
+        for name in [StarterConfig.releasePleaseConfig, ".github/" + StarterConfig.releasePleaseConfig] {
+            guard let object = StarterConfig.releasePleaseObject(name, root: root) else { continue }
+            let key = "bump-patch-for-minor-pre-major"
+            let packages = ((object["packages"] as? [String: Any]) ?? [:]).values.prefix(500)
+            if object[key] as? Bool == true || packages.contains(where: { ($0 as? [String: Any])?[key] as? Bool == true }) {
+                return "\(name): \"\(key)\": below 1.0.0 a feat gives a patch, a breaking change a minor"
+            }
+        }
+        return nil
+    }
+
     static func releasePleaseBumpsPatch(root: URL) -> String? {
         for name in [StarterConfig.releasePleaseConfig, ".github/" + StarterConfig.releasePleaseConfig] {
             guard let object = StarterConfig.releasePleaseObject(name, root: root) else { continue }
@@ -518,6 +537,9 @@ package enum VersioningDetection {
         "docs/reference/changelog.md", "docs/reference/changelog.rst",
         // docker-py's `docs/change-log.md` (setext `7.1.0` / `-----` headings).
         "docs/change-log.md",
+        // fluentassertions' Jekyll site (`docs/_pages/releases.md`, `## 8.2.0` ahead of the
+        // release); mdformat's `docs/users/changelog.md`.
+        "docs/_pages/releases.md", "docs/users/changelog.md",
     ]
 
     /// The first changelog at `root` (`changelogNames`) whose newest section is ahead of `latest`
@@ -652,6 +674,11 @@ package enum VersioningDetection {
         for location in [root] + (top.map { [$0] } ?? [])
         where (try? ProjectFile.open(".changes/config.json", in: location))?.isRegularFile == true {
             return (.covector, ".changes/config.json: covector's change files give each package's bump level")
+        }
+        // knope: knope.toml here or at the repository's top; its change files sit in `.changeset/`.
+        for location in [root] + (top.map { [$0] } ?? [])
+        where (try? ProjectFile.open("knope.toml", in: location))?.isRegularFile == true {
+            return (.knope, "knope.toml: knope's change files (.changeset/*.md) give each package's bump level")
         }
         // OpenTelemetry's chloggen: `.chloggen/TEMPLATE.yaml` here or at the repository's top.
         if ChangeFragments.chloggenFolder(root: root, repository: top) != nil {
@@ -868,6 +895,9 @@ package enum VersioningDetection {
     /// `.release-plz.toml` at the root): its next version below 1.0.0 takes a breaking change as a
     /// minor and a feat as a patch, unless `features_always_increment_minor = true`. ratatui's
     /// members had one or two 0.x releases each, too few for the history to show the rule.
+    /// Why init writes `zero-major = "cargo"` beside `fragments = "knope"`.
+    package static let knopeZeroMajor = "knope.toml: below 1.0.0 knope makes a major change a minor, a minor or a patch change a patch"
+
     package static func releasePlzZeroMajor(root: URL) -> String? {
         for name in ["release-plz.toml", ".release-plz.toml"] {
             guard let file = try? ProjectFile.open(name, in: root), file.isRegularFile, let text = try? file.text() else {

@@ -1,6 +1,7 @@
 import Foundation
 import RelctlBasics
 import RelctlModel
+import RelctlChanges
 
 /// A package of the repository that its own manifests declare as a member, as `init` finds it
 /// and `[workspace]` then names it: the folder, the name, the manifest's full package name, the
@@ -16,6 +17,9 @@ package struct DiscoveredMember: Sendable, Equatable {
     package var version: String?
     /// `publish = false` (Cargo) or `"private": true` (npm).
     package var unpublished: Bool
+    /// The name its release tool gives it where that differs (knope.toml's `[packages.versioning]`
+    /// for the crate `knope-versioning`, tagged `versioning/v0.8.0`).
+    package var releaseName: String? = nil
 }
 
 /// Which member globs a repository declares, and the members they give: one reading used by
@@ -66,6 +70,13 @@ package enum MemberDiscovery {
             globs.append(".")
         }
         globs += npmGlobs
+        // covector releasing the root's package beside the declared members (create-tauri-app's
+        // crate at `.`, its npm package `./node`): the root is a member, tagged by its own name.
+        if !globs.isEmpty, !globs.contains("."), covectorPackages(root: root).contains(where: { $0.folder.isEmpty }),
+            WorkspaceMembers.isMemberFolder(root, "")
+        {
+            globs.insert(".", at: 0)
+        }
         if !WorkspaceMembers.folders(matching: ["charts/*"], root: root).isEmpty { globs.append("charts/*") }
         // A repository of charts in top-level folders (kedacore/charts: `keda/`, `http-add-on/`,
         // `external-scaler-azure-cosmos-db/`), none at the root: each folder is a member.
@@ -155,6 +166,7 @@ package enum MemberDiscovery {
         // `packages/cli`'s package.json with Bazel, its version in BUILD.bazel) is named by the
         // config's `package-name` or `component`, as its tags name it (`@formatjs/cli@6.16.12`).
         let releasePlease = releasePleaseNames(root: root)
+        let released = releaseNames(root: root)
         return folders.map { folder in
             let url = folder.isEmpty ? root : root.appendingPathComponent(folder)
             let name = WorkspaceMembers.detectedName(url, folder)
@@ -164,8 +176,44 @@ package enum MemberDiscovery {
             let full = npmManifest(url)?["name"] as? String ?? (version == nil ? releasePlease[folder] : nil)
             return DiscoveredMember(
                 folder: folder, name: name, packageName: full.flatMap { $0 == name ? nil : $0 }, version: version,
-                unpublished: isUnpublished(url))
+                unpublished: isUnpublished(url),
+                releaseName: (released[folder] ?? releasePlease[folder]).flatMap { $0 == name || $0 == full ? nil : $0 })
         }
+    }
+
+    /// The names knope and covector give the package in each folder, where one package a folder
+    /// is named: knope.toml's `[packages.versioning]` versioned by
+    /// `crates/knope-versioning/Cargo.toml`; covector's `.changes/config.json` `packages`
+    /// (create-tauri-app's `"create-tauri-app-js": {"path": "./node"}`, tagged
+    /// `create-tauri-app-js-v4.5.2`). A folder two packages share (tauri's plugins, a crate and its
+    /// `-js` package in one folder) gets none.
+    static func releaseNames(root: URL) -> [String: String] {
+        var names: [String: String] = [:]
+        var shared: Set<String> = []
+        func name(_ folder: String, _ name: String) {
+            if let other = names[folder], other != name { shared.insert(folder) } else { names[folder] = name }
+        }
+        for (package, folders) in ChangeFragments.knopePackages(in: root) ?? [:] where package != "default" && folders.count == 1 {
+            name(folders.first!, package)
+        }
+        for (package, folder) in covectorPackages(root: root) { name(folder, package) }
+        return names.filter { !shared.contains($0.key) }
+    }
+
+    /// covector's packages (`.changes/config.json` `packages`: name and `path`), each folder
+    /// relative to the root (`""` for `.`), at most 500.
+    static func covectorPackages(root: URL) -> [(name: String, folder: String)] {
+        guard let file = try? ProjectFile.open(".changes/config.json", in: root), file.isRegularFile,
+            case .whole(let data)? = file.data(limit: 1 << 20),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let packages = object["packages"] as? [String: Any]
+        else { return [] }
+        return packages.prefix(500).compactMap { name, value in
+            guard let path = (value as? [String: Any])?["path"] as? String else { return nil }
+            let parts = path.split(separator: "/").map(String.init).filter { $0 != "." }
+            guard !path.hasPrefix("/"), !parts.contains("..") else { return nil }
+            return (name, parts.joined(separator: "/"))
+        }.sorted { $0.name < $1.name }
     }
 
     /// The package names `release-please-config.json` gives its packages' folders (`package-name`,
@@ -398,7 +446,8 @@ package struct MemberTagSeries: Equatable {
         let otherSpellings = otherSpellings(of: members)
         for member in members {
             let aliases =
-                (member.packageName.map { [$0] } ?? []) + (shortNames[member.folder].map { [$0] } ?? [])
+                (member.packageName.map { [$0] } ?? []) + (member.releaseName.map { [$0] } ?? [])
+                + (shortNames[member.folder].map { [$0] } ?? [])
                 + (otherSpellings[member.folder] ?? [])
             let names = [member.name] + aliases
             let prefixes = names.filter { !$0.isEmpty }.map { $0.lowercased() }
