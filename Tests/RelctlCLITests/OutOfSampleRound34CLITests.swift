@@ -254,4 +254,100 @@ struct OutOfSampleRound34CLITests {
         let bump = try relctl(["bump"], in: repository.url)
         #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.2.7", "\(bump)")
     }
+
+    /// awaitility: pom.xml's artifactId `awaitility-parent` spelled three old tags
+    /// (`awaitility-parent-3.1.2`), but every release since is tagged `awaitility-4.3.0` (its
+    /// release script's `-Dtag=`). init took maven-release-plugin's default and proposed
+    /// `awaitility-parent-3.1.3` at every point (0 of 10, round 37); its changelog.txt heads the
+    /// coming release `Changelog 4.3.0 (2025-02-21)`.
+    @Test func mavensDefaultTagIsNotTakenWhereAnotherSpellingReleasedHigher() throws {
+        let repository = try GitRepository()
+        let pom = "<project>\n  <artifactId>awaitility-parent</artifactId>\n  <version>4.2.3-SNAPSHOT</version>\n</project>\n"
+        try repository.git("remote", "add", "origin", "https://github.com/awaitility/awaitility.git")
+        try repository.commit("Initial", files: ["pom.xml": pom, "src/A.java": "class A {}\n"], date: "2015-01-10T10:00:00Z")
+        for (index, version) in ["1.3.1", "1.3.3", "3.1.2"].enumerated() {
+            try repository.commit("[maven-release-plugin] prepare release \(version)", files: ["src/A.java": "class A { int o\(index); }\n"], date: "201\(index + 6)-02-10T10:00:00Z")
+            try repository.git("tag", "awaitility-parent-\(version)")
+        }
+        for (index, version) in ["4.0.0", "4.0.1", "4.1.0", "4.1.1", "4.2.0", "4.2.2"].enumerated() {
+            try repository.commit("[maven-release-plugin] prepare release awaitility-\(version)", files: ["src/A.java": "class A { int n\(index); }\n"], date: "202\(index + 2)-02-10T10:00:00Z")
+            try repository.git("tag", "awaitility-\(version)")
+        }
+        let changelog = "Changelog 4.3.0 (2025-02-21)\n----------------------------\n* Added support for Kotlin durations\n\nChangelog 4.2.2 (2024-08-01)\n----------------------------\n* Fixed a race\n"
+        try repository.commit("Kotlin durations", files: ["src/K.java": "class K {}\n", "changelog.txt": changelog], date: "2025-02-20T10:00:00Z")
+        let initialised = try relctl(["init", "--quiet"], in: repository.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = (try? String(contentsOf: repository.url.appendingPathComponent("relctl.toml"), encoding: .utf8)) ?? ""
+        #expect(!config.contains("awaitility-parent-{version}"), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: repository.url)
+        let json = (try? JSONSerialization.jsonObject(with: Data(bump.stdout.utf8)) as? [String: Any]) ?? [:]
+        #expect(json["tag"] as? String == "awaitility-4.3.0", "\(bump)")
+    }
+
+    /// skuba's pnpm workspace lists `template/*`, whose `template/greeter` is a project template
+    /// named `@seek/<%- repoName %>`: init listed it and wrote a tag format git cannot create, and
+    /// `plan` exited 2 (round 37). A member no tag can spell is not listed; a comment says why.
+    @Test func aMemberNoTagCanSpellIsNotListed() throws {
+        let repository = try GitRepository()
+        func files(_ version: String) -> [String: String] {
+            [
+                "package.json": "{\n  \"name\": \"skuba\",\n  \"version\": \"\(version)\"\n}\n",
+                "pnpm-workspace.yaml": "packages:\n  - packages/*\n  - template/*\n",
+                "packages/eslint-config/package.json": "{\n  \"name\": \"eslint-config-skuba\",\n  \"version\": \"\(version)\"\n}\n",
+                "template/greeter/package.json": "{\n  \"name\": \"@seek/<%- repoName %>\",\n  \"version\": \"0.0.0\",\n  \"private\": true\n}\n",
+            ]
+        }
+        for (index, version) in ["16.0.0", "16.1.0", "16.1.1"].enumerated() {
+            try repository.commit("Version Packages (#\(index))", files: files(version), date: "2025-0\(index + 1)-10T10:00:00Z")
+            try repository.git("tag", "skuba@\(version)")
+            try repository.git("tag", "eslint-config-skuba@\(version)")
+        }
+        try repository.commit("fix: quote the greeting", files: ["packages/eslint-config/index.js": "x\n", "template/greeter/src/app.ts": "y\n"], date: "2025-05-10T10:00:00Z")
+        let initialised = try relctl(["init", "--quiet"], in: repository.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = (try? String(contentsOf: repository.url.appendingPathComponent("relctl.toml"), encoding: .utf8)) ?? ""
+        #expect(config.contains("which no tag can spell"), "\(config)")
+        let plan = try relctl(["plan"], in: repository.url)
+        #expect(plan.status == 0, "\(plan)")
+        #expect(plan.stdout.contains("eslint-config-skuba@16.1.2"), "\(plan)")
+    }
+
+    /// libpcap's VERSION holds `1.5.0-PRE-GIT` while 1.5.0 is prepared, and jackson-core's pom
+    /// `2.19.0-rc1-SNAPSHOT` while its rc1 is: relctl proposed the development marker itself
+    /// (`libpcap-1.5.0-PRE-GIT`, round 36; `2.19.0-rc1-SNAPSHOT`, round 37), which it never
+    /// proposes. The first is a marker as `-pre` is, the second the candidate's.
+    @Test(arguments: [("1.5.0-PRE-GIT", "1.5.0"), ("2.0.0-rc1-SNAPSHOT", "2.0.0-rc1")])
+    func aDevelopmentMarkerIsNeverProposed(held: String, next: String) throws {
+        let repository = try GitRepository()
+        for (index, version) in ["1.3.0", "1.4.0"].enumerated() {
+            try repository.commit("Release \(version)", files: ["VERSION": "\(version)\n", "pcap.c": "int v\(index);\n"], date: "2024-0\(index + 1)-10T10:00:00Z")
+            try repository.git("tag", "libpcap-\(version)")
+        }
+        try repository.commit("Prepare the next release", files: ["VERSION": "\(held)\n"], date: "2024-05-10T10:00:00Z")
+        try repository.commit("Add TPACKET_V3 support.", files: ["pcap.c": "int w;\n"], date: "2024-06-10T10:00:00Z")
+        let initialised = try relctl(["init", "--quiet"], in: repository.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let bump = try relctl(["bump"], in: repository.url)
+        #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == next, "\(bump)")
+    }
+
+    /// Nim releases even patches only (`v1.6.0`, `v1.6.2` … `v1.6.20`; the odd ones are its
+    /// development builds): relctl proposed the odd patch at every point of its two maintenance
+    /// lines (3 of 20, round 37). Where the six newest patch steps all go by two from an even
+    /// number, the next patch does too; a project stepping by one keeps its step.
+    @Test(arguments: [(2, "1.6.14"), (1, "1.6.7")])
+    func patchesSteppingByTwoStepByTwo(step: Int, next: String) throws {
+        let repository = try GitRepository()
+        try repository.commit("Initial", files: ["compiler/nim.nim": "discard\n"], date: "2021-01-10T10:00:00Z")
+        for index in 0..<7 {
+            let version = "1.6.\(index * step)"
+            try repository.commit("bump to \(version)", files: ["compiler/nim.nim": "discard \(index)\n"], date: "2021-0\(index + 2)-10T10:00:00Z")
+            try repository.git("tag", "v\(version)")
+        }
+        try repository.commit("fix #19499 disable nimlsp", files: ["compiler/lsp.nim": "discard\n"], date: "2022-01-10T10:00:00Z")
+        let initialised = try relctl(["init", "--quiet"], in: repository.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let bump = try relctl(["bump"], in: repository.url)
+        #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == next, "\(bump)")
+    }
 }

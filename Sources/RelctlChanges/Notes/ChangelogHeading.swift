@@ -45,7 +45,8 @@ package struct ChangelogHeading: Sendable, Equatable {
     }
 
     /// Words a changelog may write before a release's version.
-    package static let versionWords: Set<String> = ["version", "release", "ver.", "ver", "v."]
+    /// awaitility's changelog.txt heads each release `Changelog 4.3.0 (2025-02-21)`.
+    package static let versionWords: Set<String> = ["version", "release", "ver.", "ver", "v.", "changelog"]
 
     /// pylint's and astroid's `What's New in astroid 4.3.0?`: the words before the version name
     /// one of the project's `names` (or say `version`) after "what's new in".

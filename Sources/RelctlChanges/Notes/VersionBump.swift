@@ -441,6 +441,16 @@ public struct VersionBump: Sendable, Equatable {
                 bump.next = linkedNext
             }
         }
+        // Nim releases even patches only, its odd ones the development builds between them
+        // (`NimPatch` 19 in the sources until 1.6.20 is tagged): a patch steps by two there.
+        if !prereleaseLine, format.scheme != .calver, let last, !last.version.isPrerelease, bump.next.prerelease.isEmpty,
+            bump.next.major == last.version.major, bump.next.minor == last.version.minor,
+            let patch = Int(bump.next.patch), let before = Int(last.version.patch), patch == before + 1, before % 2 == 0,
+            Self.stepsPatchesByTwo(history)
+        {
+            bump.next.patch = String(patch + 1)
+            bump.notes.append("the patch releases step the third number by two (\(last.tag)): the next patch is two above it")
+        }
         // Nothing since a prerelease: another prerelease of the same code is no release, so the one
         // left to make is its final (unocss tags `v66.7.0-beta.1`, and on the next commit, which
         // changes only the versions, `v66.7.0`; syncthing tags the final on its last rc's commit). A
@@ -961,6 +971,19 @@ public struct VersionBump: Sendable, Equatable {
                 version.prerelease = [.alphanumeric(version.build[0].lowercased())]
                 version.build = []
             }
+            // libpcap's VERSION holds `1.5.0-PRE-GIT` (tcpdump's too) while 1.5.0 is prepared: a
+            // marker as `-pre` is. Maven's `2.19.0-rc1-SNAPSHOT` prepares 2.19.0-rc1: the
+            // candidate is the release, never the development marker.
+            if case .alphanumeric(let word)? = version.prerelease.last {
+                let lower = word.lowercased()
+                if version.prerelease.count == 1, ["pre-git", "pre-cvs", "pre-svn"].contains(lower) {
+                    version.prerelease = [.alphanumeric("pre")]
+                } else if lower.hasSuffix("-snapshot"), lower.count > "-snapshot".count,
+                    let stripped = try? SemanticVersion(parsing: "0.0.0-" + word.dropLast("-snapshot".count))
+                {
+                    version.prerelease = Array(version.prerelease.dropLast()) + stripped.prerelease
+                }
+            }
             return version
         }
         if let version = try? VersionScheme.calendarVersion(text.trimmingCharacters(in: .whitespaces)) {
@@ -1175,6 +1198,23 @@ public struct VersionBump: Sendable, Equatable {
 
     /// Whether the newest final releases (three at least, six read) are each tagged with two
     /// numbers (PostgREST's `v14.10`): a project with no patch number.
+    /// Whether the project's patch releases step by two from an even number: the six newest steps
+    /// between finals of one minor line all do (Nim: `v1.6.0`, `v1.6.2` … `v1.6.20`; its 0.x
+    /// releases, years older, stepped by one).
+    static func stepsPatchesByTwo(_ history: ReleaseHistory) -> Bool {
+        let finals = Array(history.releases.lazy.filter { !$0.version.isPrerelease }.prefix(60))
+        var steps = 0
+        for (newer, older) in zip(finals, finals.dropFirst())
+        where newer.version.major == older.version.major && newer.version.minor == older.version.minor {
+            guard let a = Int(newer.version.patch), let b = Int(older.version.patch), a - b == 2, a % 2 == 0 else {
+                return false
+            }
+            steps += 1
+            if steps == 6 { return true }
+        }
+        return false
+    }
+
     static func spellsTwoNumbers(_ history: ReleaseHistory) -> Bool {
         let recent = Array(history.releases.lazy.filter { !$0.version.isPrerelease }.prefix(6))
         return recent.count >= 3

@@ -144,6 +144,15 @@ extension StarterConfig {
             tag.hasPrefix(prefix) && (try? SemanticVersion(parsing: String(tag.dropFirst(prefix.count)))) != nil
         }
         guard spelled >= 3 else { return nil }
+        // Not where another spelling released higher since: awaitility tagged
+        // `awaitility-parent-3.1.2` once, then `awaitility-4.3.0` (its release script's `-Dtag=`).
+        let newest = { (candidates: [String]) in
+            candidates.compactMap { tag -> SemanticVersion? in
+                guard let start = tag.firstIndex(where: \.isNumber) else { return nil }
+                return try? SemanticVersion(parsing: String(tag[start...]))
+            }.filter(\.prerelease.isEmpty).max()
+        }
+        if let own = newest(tags.filter { $0.hasPrefix(prefix) }), let any = newest(tags), own < any { return nil }
         return (prefix, "as maven-release-plugin tags pom.xml's artifactId `\(match.1)` by default")
     }
 

@@ -1604,11 +1604,21 @@ public enum StarterConfig {
     /// written folder by folder) and a comment names them. When none is (pinia's two private
     /// `@pinia/playground` folders), none is listed; when several are (lit's `@lit/context` and
     /// `@lit-labs/context`), the one nearest the top is, and the comment says how to add the others.
+    /// A member whose name no tag can spell (skuba's project template `template/greeter`, named
+    /// `@seek/<%- repoName %>`) is not listed either: `check` would refuse every tag format.
     private static func unlistPrivateNamesakes(_ offer: inout WorkspaceOffer, members: [DiscoveredMember], root: URL) {
         let listedFolders = WorkspaceMembers.folders(matching: offer.members, root: root)
         let listed = Set(listedFolders)
-        let candidates = members.filter { listed.contains($0.folder) }
+        var candidates = members.filter { listed.contains($0.folder) }
         var unlisted: [String: String] = [:]
+        for member in candidates {
+            guard let why = GitRefName.problem(in: member.name + "-v1.2.3") ?? GitRefName.problem(in: member.name + "@1.2.3") else {
+                continue
+            }
+            unlisted[member.folder] =
+                "\(QuotedString.basic(member.folder)) (named \(QuotedString.basic(member.name)), which no tag can spell: \(why))"
+        }
+        candidates.removeAll { unlisted[$0.folder] != nil }
         for (_, namesakes) in Dictionary(grouping: candidates, by: \.name) where namesakes.count > 1 {
             // tauri's `examples/api` and `examples/api/src-tauri` are named `api` like the
             // published `packages/api`: an example is not released, published or not.

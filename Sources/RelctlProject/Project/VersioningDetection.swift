@@ -540,6 +540,8 @@ package enum VersioningDetection {
         // fluentassertions' Jekyll site (`docs/_pages/releases.md`, `## 8.2.0` ahead of the
         // release); mdformat's `docs/users/changelog.md`.
         "docs/_pages/releases.md", "docs/users/changelog.md",
+        // awaitility's `changelog.txt` (`Changelog 4.3.0 (2025-02-21)` over a `---` underline).
+        "changelog.txt",
     ]
 
     /// The first changelog at `root` (`changelogNames`) whose newest section is ahead of `latest`
