@@ -350,4 +350,50 @@ struct OutOfSampleRound34CLITests {
         let bump = try relctl(["bump"], in: repository.url)
         #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == next, "\(bump)")
     }
+
+    /// Versions written ahead of the tag in manifests init did not read: zine's build.zig.zon
+    /// (`.version = "0.11.0"` after v0.10.4), nimble's `nimble.nimble` (`version = "0.18.2"`) and
+    /// abseil's MODULE.bazel (`module(name = "abseil-cpp", version = "20250127.0")`): 3 points of
+    /// round 37 and 6 of round 36.
+    @Test(arguments: [
+        ("build.zig.zon", ".{\n    .name = .zine,\n    .version = \"0.11.0\",\n    .dependencies = .{},\n}\n", "0.11.0"),
+        ("nimble.nimble", "# Package\n\nversion       = \"0.11.0\"\nauthor        = \"Dominik Picheta\"\n", "0.11.0"),
+        ("MODULE.bazel", "module(\n    name = \"abseil-cpp\",\n    version = \"0.11.0\",\n    compatibility_level = 1,\n)\n", "0.11.0"),
+    ])
+    func versionsWrittenAheadInZigNimAndBazelManifests(path: String, text: String, next: String) throws {
+        let repository = try GitRepository()
+        try repository.commit("Initial", files: ["src/main.c": "int main;\n"], date: "2024-01-10T10:00:00Z")
+        for (index, version) in ["0.10.2", "0.10.3", "0.10.4"].enumerated() {
+            try repository.commit("Release \(version)", files: ["src/main.c": "int v\(index);\n"], date: "2024-0\(index + 2)-10T10:00:00Z")
+            try repository.git("tag", "v\(version)")
+        }
+        try repository.commit("Start the next release", files: [path: text, "src/new.c": "int n;\n"], date: "2024-06-10T10:00:00Z")
+        let initialised = try relctl(["init", "--quiet"], in: repository.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = (try? String(contentsOf: repository.url.appendingPathComponent("relctl.toml"), encoding: .utf8)) ?? ""
+        #expect(config.contains("path = \"\(path)\""), "\(config)")
+        let bump = try relctl(["bump"], in: repository.url)
+        #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == next, "\(bump)")
+    }
+
+    /// reckon (Gradle) configured with `calcScopeFromCommitMessages()` releases a commit whose
+    /// subject names a level as that level (`minor: Support the Scope enum`): relctl read the
+    /// subjects as untyped and proposed patches for reckon's 0.18.0 and 0.19.0 (round 37).
+    @Test func reckonsCommitMessageScopesGiveTheLevel() throws {
+        let repository = try GitRepository()
+        let settings = "plugins {\n  id(\"org.ajoberstar.reckon.settings\")\n}\nextensions.configure<org.ajoberstar.reckon.gradle.ReckonExtension> {\n  setScopeCalc(calcScopeFromProp().or(calcScopeFromCommitMessages()))\n}\n"
+        try repository.commit("Initial", files: ["settings.gradle.kts": settings, "src/A.kt": "class A\n"], date: "2024-01-10T10:00:00Z")
+        for (index, version) in ["0.17.0", "0.17.1", "0.17.2"].enumerated() {
+            try repository.commit("patch: Update dependencies (\(index))", files: ["src/A.kt": "class A\(index)\n"], date: "2024-0\(index + 2)-10T10:00:00Z")
+            try repository.git("tag", version)
+        }
+        try repository.commit("minor: Support the Scope enum on the extension", files: ["src/B.kt": "class B\n"], date: "2024-06-10T10:00:00Z")
+        try repository.commit("patch: Update dependencies", files: ["src/C.kt": "class C\n"], date: "2024-06-11T10:00:00Z")
+        let initialised = try relctl(["init", "--quiet"], in: repository.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = (try? String(contentsOf: repository.url.appendingPathComponent("relctl.toml"), encoding: .utf8)) ?? ""
+        #expect(config.contains("scope-levels = true"), "\(config)")
+        let bump = try relctl(["bump"], in: repository.url)
+        #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.18.0", "\(bump)")
+    }
 }

@@ -1643,6 +1643,9 @@ package struct BumpCollector: Sendable {
         if commit.body.contains("(cherry picked from commit ") { backported.insert(CommitName(commit.hash)) }
         if let scope = parsed.scope?.lowercased(), let level = VersionBump.Level(rawValue: scope) {
             scoped.append((CommitName(commit.hash), level, commit.subject))
+        } else if let level = VersionBump.Level(rawValue: parsed.type.lowercased()), level != .prerelease {
+            // reckon's commit-message scopes name the level as the type (`minor: Support …`).
+            scoped.append((CommitName(commit.hash), level, commit.subject))
         }
         if parsed.isBreaking {
             raising.append((CommitName(commit.hash), .major, commit.subject))

@@ -853,6 +853,23 @@ public enum StarterConfig {
             found.versions.append(("configure.ac", "regex", #"AC_INIT\(\[?[^\],)]*\]?,[ \t]*\[?(?:next-)?(?<version>[0-9][0-9A-Za-z.+-]*)"#))
             found.versionNotes.append("configure.ac's `AC_INIT` version is read and written by a regex entry.")
         }
+        // Zig's build.zig.zon (`.version = "0.11.0"`, zine's, written ahead of the tag), a Nim
+        // package's `NAME.nimble` (`version = "0.18.2"`) and Bazel's MODULE.bazel (abseil's
+        // `module(name = "abseil-cpp", version = "20250127.0")`), each read by a regex entry.
+        if found.versions.isEmpty {
+            let nimble = ((try? FileSystem.names(in: root)) ?? []).filter { $0.hasSuffix(".nimble") }.sorted()
+            let candidates: [(path: String, pattern: String, what: String)] =
+                [("build.zig.zon", #"(?m)^[ \t]*\.version[ \t]*=[ \t]*"(?<version>[0-9][^"\s]*)""#, "`.version` (a Zig package's)")]
+                + (nimble.count == 1 ? [(nimble[0], #"(?m)^version[ \t]*=[ \t]*"(?<version>[0-9][^"\s]*)""#, "`version` (a Nim package's)")] : [])
+                + [("MODULE.bazel", #"module\([^)]*?\bversion[ \t]*=[ \t]*"(?<version>[0-9][^"\s]*)""#, "`module(version = …)` (a Bazel module's)")]
+            for candidate in candidates where found.versions.isEmpty {
+                guard let text = try? ProjectFile.open(candidate.path, in: root).text(),
+                    let regex = try? Regex(candidate.pattern), text.firstMatch(of: regex) != nil
+                else { continue }
+                found.versions.append((candidate.path, "regex", candidate.pattern))
+                found.versionNotes.append("\(candidate.path)'s \(candidate.what) is read and written by a regex entry.")
+            }
+        }
         // A .NET project's `<VersionPrefix>` (or `<Version>`) in MSBuild files (serilog's
         // `Directory.Version.props`, before it `src/Serilog/Serilog.csproj`, written ahead of each
         // release), read by a regex entry.

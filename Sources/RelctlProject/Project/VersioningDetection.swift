@@ -311,6 +311,14 @@ package enum VersioningDetection {
                 return "\(path): semantic-release's releaseRules release a commit whose scope names a level (`fix(minor): …`) as that level"
             }
         }
+        // reckon (Gradle): `calcScopeFromCommitMessages()` reads `major: …`, `minor: …` subjects.
+        for path in ["settings.gradle.kts", "settings.gradle", "build.gradle.kts", "build.gradle"] {
+            guard let file = try? ProjectFile.open(path, in: root), file.isRegularFile,
+                case .whole(let data)? = file.data(limit: 256 * 1024),
+                TextFile.decode(data).contains("calcScopeFromCommitMessages")
+            else { continue }
+            return "\(path): reckon's calcScopeFromCommitMessages releases a commit whose subject names a level (`minor: …`) as that level"
+        }
         return nil
     }
 
