@@ -396,4 +396,32 @@ struct OutOfSampleRound34CLITests {
         let bump = try relctl(["bump"], in: repository.url)
         #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.18.0", "\(bump)")
     }
+
+    /// tokenizers' `bindings/node` (package.json 0.8.1, its latest tag `node-v0.8.0`) beside the
+    /// Python binding, whose `python-v0.8.1` names the same version: init in the folder took the
+    /// Python series (3 points and 8 tag spellings of round 35). A series named after the folder
+    /// itself is the folder's.
+    @Test func aSeriesNamedAfterTheMembersFolderIsItsOwn() throws {
+        let repository = try GitRepository()
+        func files(_ node: String, _ python: String) -> [String: String] {
+            [
+                "bindings/node/package.json": "{\n  \"name\": \"tokenizers\",\n  \"version\": \"\(node)\"\n}\n",
+                "bindings/python/pyproject.toml": "[project]\nname = \"tokenizers\"\nversion = \"\(python)\"\n",
+            ]
+        }
+        for (index, (node, python)) in [("0.6.2", "0.8.0"), ("0.7.0", "0.8.1"), ("0.8.0", "0.9.0")].enumerated() {
+            try repository.commit("Release \(index)", files: files(node, python), date: "2020-0\(index + 1)-10T10:00:00Z")
+            try repository.git("tag", "node-v\(node)")
+            try repository.git("tag", "python-v\(python)")
+        }
+        try repository.commit("Node - Prepare for release", files: files("0.8.1", "0.9.0"), date: "2020-05-10T10:00:00Z")
+        let folder = repository.url.appendingPathComponent("bindings/node")
+        let initialised = try relctl(["init", "--quiet"], in: folder)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = (try? String(contentsOf: folder.appendingPathComponent("relctl.toml"), encoding: .utf8)) ?? ""
+        #expect(config.contains("tag-format = \"node-v{version}\""), "\(config)")
+        let bump = try relctl(["bump", "--json"], in: folder)
+        let json = (try? JSONSerialization.jsonObject(with: Data(bump.stdout.utf8)) as? [String: Any]) ?? [:]
+        #expect(json["tag"] as? String == "node-v0.8.1", "\(bump)")
+    }
 }

@@ -117,3 +117,20 @@ import Testing
             "\(shape): wrote \(found.text) for \(bump.next)")
     }
 }
+
+/// A version tagged in another spelling is never proposed again, a prerelease's counter glued to
+/// its name or not: tokenizers tags `v0.22.1rc0` (PEP 440), and its branch `v0.22.1-rc0` named
+/// the same candidate, which relctl proposed as `0.22.1-rc0` (round 35).
+@Suite(.timeLimit(.minutes(30))) struct GluedCounterTakenTests {
+    @Test(arguments: [("0.22.1-rc0", true), ("0.22.1-rc.0", true), ("0.22.1-rc1", false), ("0.22.1", false)])
+    func aCandidateTaggedInAnotherSpellingIsTaken(proposed: String, taken: Bool) throws {
+        let tagged = try SemanticVersion(parsing: "0.22.1-rc.0")
+        let released = ReleasedVersions(entries: [.init(tag: "v0.22.1rc0", version: tagged)])
+        #expect((released.tag(naming: try SemanticVersion(parsing: proposed)) != nil) == taken)
+    }
+
+    @Test func ungluedSplitsACounterFromItsName() throws {
+        #expect(try SemanticVersion(parsing: "1.0.0-beta2.x").unglued.description == "1.0.0-beta.2.x")
+        #expect(try SemanticVersion(parsing: "1.0.0-2rc").unglued.description == "1.0.0-2rc")
+    }
+}

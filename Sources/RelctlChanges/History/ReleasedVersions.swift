@@ -29,8 +29,12 @@ package struct ReleasedVersions: Sendable {
     package init(entries: [Entry]) { self.entries = entries }
 
     /// The tag naming `version` (same precedence), if one exists.
+    /// A prerelease counts in either spelling of its counter (`rc0`, `rc.0`).
     package func tag(naming version: SemanticVersion) -> String? {
-        entries.first { $0.version.hasSamePrecedence(as: version) }?.tag
+        if let exact = entries.first(where: { $0.version.hasSamePrecedence(as: version) }) { return exact.tag }
+        guard version.isPrerelease else { return nil }
+        let unglued = version.unglued
+        return entries.first { $0.version.isPrerelease && $0.version.unglued.hasSamePrecedence(as: unglued) }?.tag
     }
 
     /// A version text read as leniently as a human reads it, for ordering: SemVer as written, else

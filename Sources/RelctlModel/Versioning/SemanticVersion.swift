@@ -238,6 +238,20 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         !(self < other) && !(other < self)
     }
 
+    /// The version with each prerelease identifier that glues a counter to its name split in
+    /// two (`0.22.1-rc0` → `0.22.1-rc.0`): one release in two spellings, as a branch names
+    /// it (`v0.22.1-rc0`) and as PEP 440 tags it (`v0.22.1rc0`, read as `-rc.0`).
+    package var unglued: SemanticVersion {
+        var copy = self
+        copy.prerelease = prerelease.flatMap { identifier -> [Identifier] in
+            guard case .alphanumeric(let word) = identifier, let (name, number) = Identifier.glued(word),
+                name.last?.isLetter == true
+            else { return [identifier] }
+            return [.alphanumeric(name), .numeric(String(number))]
+        }
+        return copy
+    }
+
     /// Hashing and `==` include build metadata (two spellings are different versions);
     /// use `hasSamePrecedence` for ordering equality.
     public static func == (lhs: SemanticVersion, rhs: SemanticVersion) -> Bool {

@@ -1717,6 +1717,14 @@ public enum StarterConfig {
         let version = held.text.trimmingCharacters(in: .whitespaces)
         guard !version.isEmpty, let format = try? TagFormat(found.tagFormat, project: found.name) else { return nil }
         let chosenTag = format.prefix + version + format.suffix
+        // A member folder's series named after the folder itself outranks another package's tag
+        // of the same version: tokenizers' `bindings/node` (package.json 0.8.1, its latest
+        // `node-v0.8.0`) is not the Python binding's `python-v0.8.1`.
+        if !FileSystem.exists(root.appendingPathComponent(".git")), let series = folderSeries(root: root, version: version, tags: tags),
+            series.prefix != format.prefix
+        {
+            return (series.prefix + "{version}", series.tag, held.foundIn, series.coming)
+        }
         // A chart whose version equals its appVersion (external-secrets' chart 2.9.0 deploys
         // v2.9.0): the repository's bare tag names the application; the chart's own is the one
         // named series naming the version too (`helm-chart-2.9.0`).
@@ -1930,6 +1938,28 @@ public enum StarterConfig {
     /// its `v` or none alike when generic) have such a step too, or when two series have one.
     /// Whether `version` is one step below `coming`: its previous patch, a release of the previous
     /// minor line for `x.y.0`, of the previous major for `x.0.0`.
+    /// The series named after the folder (`node-v`, `node-`, `node/v`, `node@` for `bindings/node`)
+    /// with three releases at least, whose newest names `version` or the one a step below it
+    /// (`coming`).
+    static func folderSeries(root: URL, version: String, tags: [String]) -> (prefix: String, tag: String, coming: Bool)? {
+        let base = root.standardizedFileURL.lastPathComponent
+        guard base.count >= 2, let held = try? SemanticVersion(parsing: version), let x = Int(held.major), let y = Int(held.minor),
+            let z = Int(held.patch)
+        else { return nil }
+        for prefix in [base + "-v", base + "-", base + "/v", base + "/", base + "@", base + "_v"] {
+            let own = tags.compactMap { tag -> (tag: String, version: SemanticVersion)? in
+                guard tag.hasPrefix(prefix), let parsed = try? SemanticVersion(parsing: String(tag.dropFirst(prefix.count))) else { return nil }
+                return (tag, parsed)
+            }
+            guard own.count >= 3, let newest = own.filter({ !$0.version.isPrerelease }).max(by: { $0.version < $1.version }),
+                let a = Int(newest.version.major), let b = Int(newest.version.minor), let c = Int(newest.version.patch)
+            else { continue }
+            if (a, b, c) == (x, y, z) { return (prefix, newest.tag, false) }
+            if isStepBelow((a, b, c), (x, y, z)) { return (prefix, newest.tag, true) }
+        }
+        return nil
+    }
+
     private static func isStepBelow(_ version: (Int, Int, Int), _ coming: (Int, Int, Int)) -> Bool {
         let (a, b, c) = version
         let (x, y, z) = coming
