@@ -1,8 +1,11 @@
 import Foundation
+import RelctlTestSupport
 import RelctlTestTraits
 import Testing
 
 @testable import RelctlChanges
+@testable import RelctlModel
+@testable import RelctlProject
 
 /// `[versioning] fragments = "release-file"`: the level a pull request's release file names, in
 /// the spellings autopub (strawberry) and hypothesis write, and the RELEASE.md files that are no
@@ -40,7 +43,7 @@ import Testing
 }
 
 /// The front matter of changesets, covector's and knope's change files, whatever their line ends.
-@Suite(.timeLimit(.minutes(30))) struct ChangeFileFrontMatterTests {
+@Suite(.timeLimit(.minutes(30)), .removesTemporaries) struct ChangeFileFrontMatterTests {
     /// wry's `.changes/1344-with_scroll_bar_style.md` is written with CRLF line ends: Swift reads
     /// `"\r\n"` as one character, so a split on `"\n"` kept the whole file one line, and the
     /// file's minor was never read (wry 0.43.0 proposed as 0.42.1, round 35).
@@ -48,6 +51,15 @@ import Testing
     func frontMatterIsReadWhateverTheLineEnds(end: String) {
         let text = ["---", "\"wry\": minor", "---", "", "Adds `with_scroll_bar_style`."].joined(separator: end)
         #expect(ChangeFragments.changesetLevel(text, names: ["wry"]) == .minor)
+    }
+
+    /// knope's lone `[package]` is `default` in its change files, with or without versioned files.
+    @Test(arguments: ["[package]\nchangelog = \"CHANGELOG.md\"\n", "[package]\nversioned_files = [\"Cargo.toml\"]\n"])
+    func knopesLonePackageIsDefault(knope: String) throws {
+        let folder = try TemporaryDirectory()
+        try Data(knope.utf8).write(to: folder.url.appendingPathComponent("knope.toml"))
+        let config = try ConfigLoader.parse(try TOMLDocument(text: "[project]\nname = \"tool\"\n", path: "relctl.toml"), root: folder.url)
+        #expect(ChangeFragments.knopeNames(config: config).contains("default"))
     }
 
     /// knope's custom change types (`note`, from `extra_changelog_sections`) are patches; without

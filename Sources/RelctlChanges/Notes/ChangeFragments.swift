@@ -463,7 +463,7 @@ package struct ChangeFragments: Sendable, Equatable {
 
     /// The names a knope change file gives the project: the packages of knope.toml (the
     /// project's folder or the repository's top, `knopePackages`) versioned in the project's
-    /// folder, and the project's own name.
+    /// folder, `default` for a lone `[package]` there, and the project's own name.
     static func knopeNames(config: RelctlConfig) -> Set<String> {
         var names: Set<String> = [config.project.name]
         let root = config.root.standardizedFileURL
@@ -471,7 +471,10 @@ package struct ChangeFragments: Sendable, Equatable {
         for location in root == top ? [root] : [root, top] {
             guard let packages = knopePackages(in: location) else { continue }
             let folder = root.path == location.path ? "" : String(root.path.dropFirst(location.path.count + 1))
-            for (name, folders) in packages where folders.contains(folder) { names.insert(name) }
+            // knope's lone `[package]` is the project at knope.toml's folder, whatever it versions.
+            for (name, folders) in packages where folders.contains(folder) || (name == "default" && folder.isEmpty) {
+                names.insert(name)
+            }
             return names
         }
         return names
