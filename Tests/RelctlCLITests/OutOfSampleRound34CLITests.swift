@@ -424,4 +424,30 @@ struct OutOfSampleRound34CLITests {
         let json = (try? JSONSerialization.jsonObject(with: Data(bump.stdout.utf8)) as? [String: Any]) ?? [:]
         #expect(json["tag"] as? String == "node-v0.8.1", "\(bump)")
     }
+
+    /// kyverno's `release-1.16` tags a candidate (`v1.16.2-rc.1`), then the final on the same
+    /// code: with nothing changed since the candidate, relctl proposed nothing there (3 points of
+    /// round 35), as it promotes the candidate on a branch without a rule. A maintenance line
+    /// whose range holds the final promotes it too.
+    @Test func aMaintenanceLinePromotesItsCandidateWhenNothingChanged() throws {
+        let repository = try GitRepository()
+        try repository.commit("Initial", files: ["main.go": "package main\n"], date: "2025-01-10T10:00:00Z")
+        try repository.git("tag", "v1.16.0")
+        try repository.git("checkout", "-q", "-b", "release-1.16")
+        try repository.commit("fix: close the watch (#1)", files: ["watch.go": "package main\n"], date: "2025-02-10T10:00:00Z")
+        try repository.git("tag", "v1.16.1")
+        try repository.commit("fix: verify every signature (#2)", files: ["verify.go": "package main\n"], date: "2025-03-10T10:00:00Z")
+        try repository.git("tag", "v1.16.2-rc.1")
+        try repository.git("checkout", "-q", "-")
+        try repository.commit("feat: policy reports (#3)", files: ["reports.go": "package main\n"], date: "2025-04-10T10:00:00Z")
+        try repository.git("checkout", "-q", "release-1.16")
+        let initialised = try relctl(["init", "--quiet"], in: repository.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = (try? String(contentsOf: repository.url.appendingPathComponent("relctl.toml"), encoding: .utf8)) ?? ""
+        #expect(config.contains("range = \"1.16.x\""), "\(config)")
+        let plan = try relctl(["plan", "--json"], in: repository.url)
+        let json = (try? JSONSerialization.jsonObject(with: Data(plan.stdout.utf8)) as? [String: Any]) ?? [:]
+        let rows = (json["members"] as? [[String: Any]]) ?? []
+        #expect(rows.first?["next"] as? String == "1.16.2", "\(plan)")
+    }
 }

@@ -457,7 +457,11 @@ public struct VersionBump: Sendable, Equatable {
         // change since it continues the counter, as before; a development tag (`-dev`) opens a
         // version and is no candidate; a prerelease line's rule counts on. Only where the target
         // holds the prerelease: a checkout behind it has none of its code to promote.
-        if rule == nil, commitCount == 0, let last, last.version.isPrerelease,
+        // So on a maintenance line whose range holds that final (kyverno's `release-1.16` tags
+        // `v1.16.1-rc.1`, then `v1.16.1` on the same code).
+        var promotable = rule == nil
+        if case .maintenance(let range)? = rule?.line, let last, range.contains(last.version.final) { promotable = true }
+        if promotable, commitCount == 0, let last, last.version.isPrerelease,
             !Self.opensDevelopment(last.version, history: history), history.taken(last.version.final) == nil,
             await Self.holds(last, walk: walk, target: targetCommit, git: git)
         {
