@@ -490,7 +490,7 @@ package struct ChangeFragments: Sendable, Equatable {
         var tables: [String: [String: TOMLNode]] = [:]
         if case .table(let package)? = document.root["package"] { tables["default"] = package }
         if case .table(let packages)? = document.root["packages"] {
-            for (name, node) in packages.prefix(500) { if case .table(let package) = node { tables[name] = package } }
+            for (name, node) in packages.sorted(by: { $0.key < $1.key }).prefix(500) { if case .table(let package) = node { tables[name] = package } }
         }
         return tables.mapValues { package in
             guard case .array(let files)? = package["versioned_files"] else { return [] }

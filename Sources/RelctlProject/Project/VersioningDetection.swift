@@ -377,7 +377,7 @@ package enum VersioningDetection {
         for name in [StarterConfig.releasePleaseConfig, ".github/" + StarterConfig.releasePleaseConfig] {
             guard let object = StarterConfig.releasePleaseObject(name, root: root) else { continue }
             let key = "bump-patch-for-minor-pre-major"
-            let packages = ((object["packages"] as? [String: Any]) ?? [:]).values.prefix(500)
+            let packages = ((object["packages"] as? [String: Any]) ?? [:]).sorted(by: { $0.key < $1.key }).prefix(500).map(\.value)
             if object[key] as? Bool == true || packages.contains(where: { ($0 as? [String: Any])?[key] as? Bool == true }) {
                 return "\(name): \"\(key)\": below 1.0.0 a feat gives a patch, a breaking change a minor"
             }

@@ -208,7 +208,7 @@ package enum MemberDiscovery {
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
             let packages = object["packages"] as? [String: Any]
         else { return [] }
-        return packages.prefix(500).compactMap { name, value in
+        return packages.sorted(by: { $0.key < $1.key }).prefix(500).compactMap { name, value in
             guard let path = (value as? [String: Any])?["path"] as? String else { return nil }
             let parts = path.split(separator: "/").map(String.init).filter { $0 != "." }
             guard !path.hasPrefix("/"), !parts.contains("..") else { return nil }
