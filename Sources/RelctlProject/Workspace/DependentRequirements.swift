@@ -43,7 +43,7 @@ package enum DependentRequirements {
                 npm(
                     JSONStringLines(text), prefix: [], package: edge.package, file: file, shown: shown,
                     who: edge.dependent, version: version, into: &result)
-            case .python, .swiftpm:
+            case .python, .swiftpm, .dart:
                 continue
             }
         }

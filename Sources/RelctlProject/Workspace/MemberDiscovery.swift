@@ -59,6 +59,9 @@ package enum MemberDiscovery {
                 ?? ((object["workspaces"] as? [String: Any])?["packages"] as? [String]) ?? []
         }
         npmGlobs += pnpmPackages(root: root)
+        // A Dart workspace (flame's root pubspec.yaml `workspace:` with `packages/**`, or melos.yaml's
+        // `packages:`): each package folder is a member, tagged as melos tags it (`flame_audio-v2.12.2`).
+        npmGlobs += Pubspec.workspaceGlobs(root: root)
         // A root package.json that is a published package of its own beside the workspace's
         // (anthropic-sdk-typescript's `@anthropic-ai/sdk`, `sdk-v0.120.0`, beside `packages/*`) is
         // a member too, as release-please's manifest lists it (`"."`) or as tags of its own name
@@ -116,41 +119,8 @@ package enum MemberDiscovery {
 
     /// `pnpm-workspace.yaml`'s `packages` list, block (`- 'packages/*'`) or flow (`['a/*']`) style.
     package static func pnpmPackages(root: URL) -> [String] {
-        guard let data = (try? ProjectFile.open("pnpm-workspace.yaml", in: root))?.data() else {
-            return []
-        }
-        func unquoted(_ text: Substring) -> String {
-            var value = text.trimmingCharacters(in: .whitespaces)
-            if let comment = value.range(of: " #") { value = String(value[..<comment.lowerBound]) }
-            value = value.trimmingCharacters(in: .whitespaces)
-            if value.count >= 2, let quote = value.first, quote == "\"" || quote == "'", value.last == quote {
-                value = String(value.dropFirst().dropLast())
-            }
-            return value
-        }
-        var found: [String] = []
-        var inPackages = false
-        for raw in TextFile.decode(data).split(separator: "\n", omittingEmptySubsequences: false) {
-            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
-            if let first = line.first, first != " ", first != "\t", first != "-" {
-                inPackages = false
-                guard trimmed.hasPrefix("packages:") else { continue }
-                let rest = trimmed.dropFirst("packages:".count).trimmingCharacters(in: .whitespaces)
-                if rest.hasPrefix("["), rest.hasSuffix("]") {
-                    found += rest.dropFirst().dropLast().split(separator: ",").map(unquoted).filter { !$0.isEmpty }
-                } else {
-                    inPackages = rest.isEmpty
-                }
-                continue
-            }
-            if inPackages, trimmed.hasPrefix("-") {
-                let value = unquoted(trimmed.dropFirst())
-                if !value.isEmpty { found.append(value) }
-            }
-        }
-        return found
+        guard let text = try? ProjectFile.open("pnpm-workspace.yaml", in: root).text() else { return [] }
+        return PlainYAML.topLevelList("packages", in: text)
     }
 
     /// The member folders `globs` give, less those an excluded glob matches, each once, sorted.
@@ -293,6 +263,9 @@ package enum MemberDiscovery {
             // `codegen` and `interop`); `version.workspace = true` is a version.
             if package["version"] == nil { return true }
         }
+        // pub never publishes a package with `publish_to: none` (flame's examples and its
+        // workspace root), nor one without a version.
+        if let pubspec = Pubspec.read(in: folder), pubspec.publishedNowhere || pubspec.version == nil { return true }
         if let object = npmManifest(folder) {
             if isPrivate(object) { return true }
             // npm publishes no package without a version: redux-toolkit's docusaurus `website` and

@@ -5,7 +5,7 @@ import RelctlModel
 
 /// One member's dependency on another, as its manifest states it.
 package struct WorkspaceDependency: Sendable, Equatable {
-    package enum Ecosystem: String, Sendable { case cargo, npm, python, swiftpm }
+    package enum Ecosystem: String, Sendable { case cargo, npm, python, swiftpm, dart }
     /// What the dependency is needed for. A dev-dependency ships nothing to users and Cargo allows
     /// cycles through them, so it neither raises the dependent nor orders releases; its
     /// requirement still follows, so the workspace keeps building.
@@ -30,7 +30,7 @@ package struct WorkspaceDependency: Sendable, Equatable {
 
 /// The dependencies between a workspace's members, read from their manifests (Cargo path and
 /// `workspace = true` dependencies, npm workspace/local/matching ranges, PEP 621 dependencies,
-/// SwiftPM path packages); the `dependency` release of dependents; the release order.
+/// SwiftPM path packages, pub dependencies by name); the `dependency` release of dependents; the release order.
 package enum WorkspaceDependencies {
     private static let cargoTables: [(String, WorkspaceDependency.Kind)] = [
         ("dependencies", .normal), ("build-dependencies", .build), ("dev-dependencies", .dev),
@@ -46,8 +46,10 @@ package enum WorkspaceDependencies {
         var npmNames: [String: Int] = [:]
         var pythonNames: [String: Int] = [:]
         var cargoNames: [Int: String] = [:]
+        var dartNames: [String: Int] = [:]
         for (index, member) in members.enumerated() {
             let root = member.config.root
+            if let name = Pubspec.read(in: root)?.name { dartNames[name] = index }
             if let name = try npmManifest(in: root, shown: member.path)?.name { npmNames[name] = index }
             if let name = try toml(
                 root.appendingPathComponent("pyproject.toml"), shown: member.path + "/pyproject.toml")?
@@ -150,6 +152,16 @@ package enum WorkspaceDependencies {
                         guard let target = pythonNames[CompanionFinder.normalisedName(String(name))], target != index
                         else { continue }
                         add(index, target, .python, kind, file: nil, package: String(name))
+                    }
+                }
+            }
+            // pub's `dependencies` naming another member (melos versions a dependent with each
+            // release of its dependency: flame_audio's "Update a dependency to the latest release.").
+            if let pubspec = Pubspec.read(in: root) {
+                for (names, kind) in [(pubspec.dependencies, WorkspaceDependency.Kind.normal), (pubspec.devDependencies, .dev)] {
+                    for name in names {
+                        guard let target = dartNames[name], target != index else { continue }
+                        add(index, target, .dart, kind, file: nil, package: name)
                     }
                 }
             }

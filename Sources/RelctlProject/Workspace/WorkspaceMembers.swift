@@ -255,7 +255,7 @@ package enum WorkspaceMembers {
     /// Whether a folder a glob matched is a member: it holds a relctl.toml or a manifest.
     package static func isMemberFolder(_ root: URL, _ folder: String) -> Bool {
         let path = join(path(of: root), folder)
-        if ([RelctlConfig.fileName, HelmChartFile.name] + StarterConfig.detectable).contains(where: {
+        if ([RelctlConfig.fileName, HelmChartFile.name, Pubspec.fileName] + StarterConfig.detectable).contains(where: {
             FileSystem.exists(atPath: path + "/" + $0)
         }) {
             return true
@@ -379,6 +379,7 @@ package enum WorkspaceMembers {
             return name
         }
         let detected = StarterConfig.detectable.filter { FileSystem.exists(url.appendingPathComponent($0)) }
+        if detected.isEmpty, let name = Pubspec.read(in: url)?.name, !name.isEmpty { return name }
         guard !detected.isEmpty else { return url.lastPathComponent }
         return StarterConfig.package(root: url, detected: detected).name
     }
