@@ -69,4 +69,50 @@ struct OutOfSampleRound38CLITests {
         #expect(audio?["reason"] as? String == "dependency", "\(rows)")
         #expect(example == nil || example?["next"] == nil || example?["next"] is NSNull, "\(rows)")
     }
+
+    /// community.hashi_vault's galaxy.yml holds `4.3.0-devel` and amazon.aws' `11.0.0-dev0` while
+    /// the next release is prepared: relctl proposed the marker itself (`6.3.0-dev0`, round 39),
+    /// which it never proposes. Both are development markers, as `-dev` is.
+    @Test(arguments: ["1.5.0-dev0", "1.5.0-devel", "1.5.0-devel.2"])
+    func developmentMarkersSpelledDevelAndDev0AreNeverProposed(held: String) throws {
+        let repository = try GitRepository()
+        for (index, version) in ["1.3.0", "1.4.0"].enumerated() {
+            try repository.commit("Release \(version)", files: ["VERSION": "\(version)\n", "main.c": "int v\(index);\n"], date: "2024-0\(index + 1)-10T10:00:00Z")
+            try repository.git("tag", "v\(version)")
+        }
+        try repository.commit("Next expected version", files: ["VERSION": "\(held)\n"], date: "2024-05-10T10:00:00Z")
+        try repository.commit("fix: a leak", files: ["main.c": "int w;\n"], date: "2024-06-10T10:00:00Z")
+        let initialised = try relctl(["init", "--quiet"], in: repository.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let bump = try relctl(["bump"], in: repository.url)
+        #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1.5.0", "\(bump)")
+    }
+
+    /// jobset (a Kubernetes project) tags `vX.Y.0-devel` on main as each cycle opens, and cuts
+    /// release branches so late that the next cycle's opening is often made before the release:
+    /// `v0.10.0-devel` before 0.9.0 shipped. relctl took the newest opening as the latest release
+    /// and proposed its final (0.10.0 for 0.9.0), or nothing when it sat on the commit itself:
+    /// 5 of 10 points (round 39). The lowest opening not yet released is the release in preparation.
+    @Test(arguments: [true, false])
+    func theLowestOpenedVersionNotYetReleasedIsNext(openedOnHead: Bool) throws {
+        let repository = try GitRepository()
+        try repository.commit("feat: the first API", files: ["api.go": "package api\n"], date: "2024-01-10T10:00:00Z")
+        try repository.git("tag", "v0.1.0")
+        try repository.commit("Open 0.2", files: ["docs.md": "0.2\n"], date: "2024-02-10T10:00:00Z")
+        try repository.git("tag", "v0.2.0-devel")
+        try repository.commit("feat: a second API", files: ["api.go": "package api // 2\n"], date: "2024-03-10T10:00:00Z")
+        try repository.git("tag", "v0.2.0")
+        try repository.commit("Open 0.3", files: ["docs.md": "0.3\n"], date: "2024-04-10T10:00:00Z")
+        try repository.git("tag", "v0.3.0-devel")
+        try repository.commit("Add a failure policy (#402)", files: ["policy.go": "package api\n"], date: "2024-05-10T10:00:00Z")
+        try repository.commit("Open 0.4", files: ["docs.md": "0.4\n"], date: "2024-06-10T10:00:00Z")
+        try repository.git("tag", "v0.4.0-devel")
+        if !openedOnHead {
+            try repository.commit("Fix the webhook (#410)", files: ["hook.go": "package api\n"], date: "2024-07-10T10:00:00Z")
+        }
+        let initialised = try relctl(["init", "--quiet"], in: repository.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let bump = try relctl(["bump"], in: repository.url)
+        #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.3.0", "\(bump)")
+    }
 }

@@ -114,7 +114,16 @@ public struct VersionBump: Sendable, Equatable {
         let latest = try await history.latest(
             seenFrom: targetCommit, git: git, named: BranchRule.prereleaseNames(in: config.branches),
             held: heldVersions(config: config))
-        let last = countedFrom(history: history, rule: rule, latest: latest)
+        var last = countedFrom(history: history, rule: rule, latest: latest)
+        // Two versions' development opened and the lower not released yet (jobset tags
+        // `v0.10.0-devel` on main as its release branch is cut, then ships 0.9.0 after it, having
+        // opened 0.9's with `v0.9.0-devel`): the lower one is the release in preparation, and its
+        // changes count from its opening, not from the newest (which holds none yet).
+        if rule == nil, let opened = last, Self.opensDevelopment(opened.version, history: history),
+            let pending = await lowestPendingOpening(below: opened, history: history, target: targetCommit, git: git)
+        {
+            last = pending
+        }
         func changes(since release: ReleaseHistory.Release?) async throws -> (BumpCollector, ReleaseHistory.Walk) {
             if let answer = shared?.changes(release) { return answer }
             let collector = Mutex(BumpCollector())
@@ -653,6 +662,24 @@ public struct VersionBump: Sendable, Equatable {
             )
         }
         return bump
+    }
+
+    /// The lowest development opening below `opened` whose final no tag names and that is above
+    /// every final release below it, where the target holds it; nil where there is none.
+    private static func lowestPendingOpening(
+        below opened: ReleaseHistory.Release, history: ReleaseHistory, target: String, git: Git
+    ) async -> ReleaseHistory.Release? {
+        let finals = history.releases.filter { !$0.version.isPrerelease && $0.version < opened.version }
+        let floor = finals.map(\.version).max()
+        let candidates = history.releases.filter { release in
+            release.version < opened.version && release.version.isPrerelease
+                && floor.map { $0 < release.version } ?? true && history.taken(release.version.final) == nil
+                && opensDevelopment(release.version, history: history)
+        }.sorted { $0.version < $1.version }
+        for candidate in candidates.prefix(4) where await git.isAncestor(candidate.commit, of: target) == true {
+            return candidate
+        }
+        return nil
     }
 
     /// Whether the target holds `release`'s commit (the walk tells in most histories; else git).

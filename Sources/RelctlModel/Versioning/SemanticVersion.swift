@@ -172,11 +172,14 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         // PEP 440's `.dev0` tag (pytest tags `8.5.0.dev0` on `main` as 8.5's work begins) reads
         // as `-dev.0`: the same opening of a version's development, not a counter to continue.
         if prerelease.count == 2 { return word.lowercased() == "dev" && prerelease[1] == .numeric("0") }
-        return prerelease.count == 1 && ["dev", "pre", "snapshot"].contains(word.lowercased())
+        // Kubernetes projects tag `v0.10.0-devel` on main as the cycle opens (jobset, twelve of
+        // them); PEP 440's `.dev0` glued (`6.3.0-dev0`) is the same opening.
+        let lower = word.lowercased()
+        return prerelease.count == 1 && (["dev", "pre", "snapshot", "devel"].contains(lower) || lower == "dev0")
     }
 
     /// A development marker: a prerelease naming no release of its own but the work towards its
-    /// final (`0.18.0-dev`, `-dev.2`, `-pre`, `-snapshot`, `-wip`, `-alpha.0`, `-0`), as PEP 440's `.dev`
+    /// final (`0.18.0-dev`, `-dev.2`, `-dev0`, `-devel`, `-pre`, `-snapshot`, `-wip`, `-alpha.0`, `-0`), as PEP 440's `.dev`
     /// does. The next release of a manifest holding one is its final.
     package var isDevelopmentMarker: Bool {
         guard let first = prerelease.first else { return false }
@@ -186,8 +189,13 @@ public struct SemanticVersion: Sendable, Hashable, Comparable, CustomStringConve
         case .alphanumeric(let word):
             let lower = word.lowercased()
             // `wip`: the Dart team's work in progress (dart-lang/http's `1.1.0-wip` in pubspec.yaml).
-            if ["dev", "pre", "snapshot", "wip"].contains(lower) {
+            // `devel` (community.hashi_vault's galaxy.yml `4.3.0-devel`).
+            if ["dev", "pre", "snapshot", "wip", "devel"].contains(lower) {
                 return prerelease.dropFirst().allSatisfy { $0.number != nil }
+            }
+            // A counter glued on (amazon.aws' `11.0.0-dev0`, PEP 440's spelling in a galaxy.yml).
+            if prerelease.count == 1, let glued = Identifier.glued(lower), ["dev", "devel"].contains(glued.name) {
+                return true
             }
             return lower == "alpha" && prerelease.count == 2 && prerelease[1] == .numeric("0")
         }
