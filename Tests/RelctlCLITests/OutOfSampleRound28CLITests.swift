@@ -195,8 +195,13 @@ struct OutOfSampleRound28CLITests {
     /// `bugfixes:`) in `changelogs/fragments/`; relctl read no manifest and no fragment
     /// (community.docker 8/10, kubernetes.core's `stable-5` 2/10). init lists galaxy.yml's
     /// `version:` and writes `fragments = "antsibull"`; a fragment's sections give the level.
-    @Test(arguments: [("minor_changes", "5.1.0"), ("bugfixes", "5.0.7"), ("trivial", "5.0.7")])
-    func anAnsibleCollectionsGalaxyFileAndFragments(section: String, expected: String) throws {
+    /// Where galaxy.yml names the next release, that is the release (antsibull-changelog releases
+    /// it: community.general's 12.6.1 over a `minor_changes` fragment, round 39).
+    @Test(arguments: [
+        ("minor_changes", false, "5.1.0"), ("minor_changes", true, "5.0.7"), ("bugfixes", true, "5.0.7"),
+        ("trivial", true, "5.0.7"),
+    ])
+    func anAnsibleCollectionsGalaxyFileAndFragments(section: String, prepared: Bool, expected: String) throws {
         let repository = try GitRepository()
         let galaxy = { (version: String) in "---\nnamespace: community\nname: docker\nversion: \(version)\nreadme: README.md\n" }
         try repository.commit(
@@ -206,7 +211,7 @@ struct OutOfSampleRound28CLITests {
                 "changelogs/fragments/.keep": "", "plugins/modules/docker_container.py": "x = 1\n",
             ])
         try repository.git("tag", "5.0.6")
-        try repository.commit("Prepare 5.0.7.", files: ["galaxy.yml": galaxy("5.0.7")])
+        if prepared { try repository.commit("Prepare 5.0.7.", files: ["galaxy.yml": galaxy("5.0.7")]) }
         try repository.commit(
             "docker_container: handle a missing network (#1248)",
             files: [

@@ -115,4 +115,42 @@ struct OutOfSampleRound38CLITests {
         let bump = try relctl(["bump"], in: repository.url)
         #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.3.0", "\(bump)")
     }
+
+    /// Ansible collections: antsibull-changelog releases the version galaxy.yml holds, which the
+    /// maintainers set; community.general named 12.6.1 there over a `minor_changes` fragment and
+    /// released 12.6.1 (relctl proposed 12.7.0: 8 points of round 39). A `major_changes` fragment
+    /// is a large feature, not a breaking one (hashi_vault's 6.1.0); `breaking_changes` still
+    /// lifts a galaxy.yml that names the cycle's minor.
+    @Test(arguments: [
+        ("2.26.1", "minor_changes", "2.26.1"), ("2.27.0", "major_changes", "2.27.0"),
+        ("2.26.0", "breaking_changes", "3.0.0"),
+    ])
+    func galaxyYmlsVersionIsTheReleaseUnderAntsibull(galaxy: String, section: String, next: String) throws {
+        let repository = try GitRepository()
+        func files(_ version: String) -> [String: String] {
+            [
+                "galaxy.yml": "namespace: community\nname: crypto\nversion: \(version)\nreadme: README.md\n",
+                "changelogs/config.yaml": "changelog_filename_template: ../CHANGELOG.rst\nkeep_fragments: false\n",
+                "changelogs/fragments/.keep": "",
+                "plugins/modules/openssl_key.py": "# \(version)\n",
+            ]
+        }
+        for (index, version) in ["2.25.0", "2.26.0"].enumerated() {
+            try repository.commit("Release \(version).", files: files(version), date: "2025-0\(index + 1)-10T10:00:00Z")
+            try repository.git("tag", version)
+        }
+        try repository.commit("Prepare \(galaxy).", files: ["galaxy.yml": files(galaxy)["galaxy.yml"]!], date: "2025-03-10T10:00:00Z")
+        try repository.commit(
+            "Fix the key size check (#900)",
+            files: [
+                "plugins/modules/openssl_key.py": "# fixed\n",
+                "changelogs/fragments/900-key-size.yml": "\(section):\n  - openssl_key - check the key size (https://github.com/x/y/pull/900).\n",
+            ], date: "2025-04-10T10:00:00Z")
+        let initialised = try relctl(["init", "--quiet"], in: repository.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = (try? String(contentsOf: repository.url.appendingPathComponent("relctl.toml"), encoding: .utf8)) ?? ""
+        #expect(config.contains("fragments = \"antsibull\""), "\(config)")
+        let bump = try relctl(["bump"], in: repository.url)
+        #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == next, "\(bump)")
+    }
 }

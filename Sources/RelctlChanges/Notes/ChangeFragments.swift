@@ -359,9 +359,11 @@ package struct ChangeFragments: Sendable, Equatable {
     }
 
     /// The section keys of antsibull-changelog's fragments and the level each calls for; any
-    /// other key (`trivial`, `doc_changes`) calls for none.
+    /// other key (`trivial`, `doc_changes`) calls for none. `major_changes` are large features,
+    /// not breaking ones (Ansible's collection versioning makes a major of breaking changes and
+    /// removals only): community.hashi_vault released its `major_changes` note as 6.1.0.
     static let antsibullLevels: [String: VersionBump.Level] = [
-        "breaking_changes": .major, "major_changes": .major, "removed_features": .major,
+        "breaking_changes": .major, "major_changes": .minor, "removed_features": .major,
         "minor_changes": .minor, "deprecated_features": .minor,
         "bugfixes": .patch, "security_fixes": .patch, "known_issues": .patch,
     ]

@@ -599,6 +599,22 @@ public struct VersionBump: Sendable, Equatable {
             )
             bump.next = held.version
         }
+        // antsibull-changelog releases the version galaxy.yml holds, which the maintainers set
+        // (community.general's 12.6.1 over a `minor_changes` fragment: relctl proposed 12.7.0): a
+        // final there above the latest release, untagged, is the release, inside a maintenance
+        // line's range too. Not below a major the fragments call for (a breaking fragment added
+        // after galaxy.yml named the cycle's minor).
+        var inRange = rule == nil
+        if case .maintenance(let range)? = rule?.line, let held { inRange = range.contains(held.version) }
+        if let held, let last, config.versioning.fragments == .antsibull, inRange, !held.marker, !held.promoted,
+            !held.version.isPrerelease, !exists(held.version), last.version < held.version, held.version < bump.next,
+            changeLevel < .major || held.version.major != last.version.major
+        {
+            bump.notes.append(
+                "\(held.found.foundIn) holds \(held.found.text), untagged: antsibull-changelog releases the version galaxy.yml names, not \(bump.next)"
+            )
+            bump.next = held.version
+        }
         // A changelog heading naming the next version is a floor as a manifest's version is (not on
         // a branch rule's line, nor under calendar versions, which the date decides).
         if case .version(let floor)? = changelog?.finding, rule == nil, format.scheme != .calver,
