@@ -98,4 +98,33 @@ import Testing
         #expect(sections.map(\.title) == ["Features"])
         #expect(sections.flatMap(\.entries).map(\.commit) == [original.hash])
     }
+    /// tflint's history: 207 of its 243 "typed" subjects were dependabot's `build(deps): Bump …`,
+    /// and its people write Go's area prefixes (`config: add …`, `plugin: fetch …`), which parse
+    /// as types but name none. Neither says the history is typed; an area-prefixed subject adding
+    /// something is an untyped adding subject.
+    @Test func dependencyBotsAndAreaPrefixesDoNotMakeAHistoryTyped() {
+        var bump = BumpCollector()
+        let subjects = [
+            "build(deps): Bump google.golang.org/grpc from 1.81.1 to 1.82.0 (#2587)",
+            "chore(deps-dev): update eslint to v9",
+            "Bump actions/checkout from 6.0.2 to 6.0.3 (#2565)",
+            "Update module golang.org/x/net to v0.30.0",
+            "config: add ignorable rule setting (#2525)",
+            "plugin: fetch attestation bundles from bundle_url (#2600)",
+            "fix(install): close download and zip readers (#2564)",
+        ]
+        for (index, subject) in subjects.enumerated() { bump.add(record(index + 1, subject)) }
+        #expect(bump.dependencyUpdates == 4)
+        // Typed: the two `deps` subjects and `fix(install)`; less the two updates, 1 of 3 counted.
+        #expect(bump.typed == 3)
+        #expect(bump.mostlyUntyped(count: 7))
+        #expect(bump.addingCommit()?.subject == "config: add ignorable rule setting (#2525)")
+        #expect(bump.finish().level == .patch)
+        // A scope, a `!` or a known type keeps a prefix a type.
+        var typed = BumpCollector()
+        for (index, subject) in ["feat(cli): add a flag", "docs: a typo", "api!: drop v1"].enumerated() {
+            typed.add(record(index + 1, subject))
+        }
+        #expect(typed.typed == 3 && !typed.mostlyUntyped(count: 3) && typed.finish().level == .major)
+    }
 }

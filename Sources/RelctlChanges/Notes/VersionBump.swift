@@ -1660,6 +1660,11 @@ package struct BumpCollector: Sendable {
     private var nonMerges = 0
     /// How many of the commits (merges aside) carry a Conventional Commits type.
     package private(set) var typed = 0
+    /// Dependency updates a bot wrote (`build(deps): Bump x from 1.2 to 1.3`, `Update module
+    /// golang.org/x/net to v0.30.0`), and how many of them carry a type: they say nothing of how
+    /// the project's people write subjects (tflint: 207 of its 243 typed subjects were dependabot's).
+    package private(set) var dependencyUpdates = 0
+    private var typedDependencyUpdates = 0
     /// Commits whose scope names a level (`fix(minor): …`), newest first: `[versioning] scope-levels`.
     private var scoped: [(name: CommitName, level: VersionBump.Level, subject: String)] = []
     /// Commits `git cherry-pick -x` copied from another line (`(cherry picked from commit …)`).
@@ -1682,11 +1687,19 @@ package struct BumpCollector: Sendable {
         {
             releaseAs = (commit.hash, commit.subject, version)
         }
-        guard let parsed = ConventionalCommit(subject: commit.subject, body: commit.body) else {
-            if UntypedSubject.adds(commit.subject) { adding.append((CommitName(commit.hash), commit.subject)) }
+        let update = Self.isDependencyUpdate(commit.subject)
+        if update { dependencyUpdates += 1 }
+        // An area prefix in Go's style (tflint's `config: add ignorable rule setting`, `plugin:
+        // fetch …`) parses as a type but names none: an untyped subject, its words read as such.
+        guard let parsed = ConventionalCommit(subject: commit.subject, body: commit.body),
+            parsed.isBreaking || parsed.scope != nil || Self.changeTypes.contains(parsed.type)
+                || VersionBump.Level(rawValue: parsed.type) != nil
+        else {
+            if !update, UntypedSubject.adds(commit.subject) { adding.append((CommitName(commit.hash), commit.subject)) }
             return
         }
         typed += 1
+        if update { typedDependencyUpdates += 1 }
         if commit.body.contains("(cherry picked from commit ") { backported.insert(CommitName(commit.hash)) }
         if let scope = parsed.scope?.lowercased(), let level = VersionBump.Level(rawValue: scope) {
             scoped.append((CommitName(commit.hash), level, commit.subject))
@@ -1754,6 +1767,34 @@ package struct BumpCollector: Sendable {
     /// The level the commits call for (patch when none raises it) and how many count; with
     /// `untypedAdds`, a commit without a type that adds something calls for a minor
     /// (`[versioning] untyped-adds = "minor"`).
+    /// The words a subject's prefix uses as a change type (the Conventional Commits presets' and
+    /// the spellings projects use for them); any other prefix without a scope or `!` names an area.
+    static let changeTypes: Set<String> = [
+        "feat", "fix", "docs", "doc", "style", "refactor", "perf", "test", "tests", "build", "ci", "chore", "revert",
+        "deps", "dep", "security", "release", "feature", "features", "bugfix", "bugfixes", "bug", "hotfix", "breaking",
+        "enhancement", "enhancements", "improvement", "improvements", "wip", "types", "typo", "i18n", "l10n", "dev",
+        "meta", "misc", "internal", "infra", "cleanup", "lint", "format", "update", "upgrade", "add", "remove",
+        "new", "change", "changed", "removed", "deprecate", "deprecated", "deprecation", "fixed", "added", "bench",
+        "example", "examples", "merge", "version", "bump",
+        "minor", "major", "patch", "note", "notes", "changelog",
+    ]
+
+    /// Whether most of `count` commits carry no type, dependency updates left out of both sides.
+    package func mostlyUntyped(count: Int) -> Bool {
+        (typed - typedDependencyUpdates) * 2 < count - dependencyUpdates
+    }
+
+    /// A dependency bot's subject: a `deps` scope (`build(deps): Bump …`, `chore(deps-dev): update
+    /// …`, `fix(deps): update module …`), dependabot's `Bump x from 1.2 to 1.3` or renovate's
+    /// `Update dependency x to v2` / `Update module x to v0.30.0`.
+    static func isDependencyUpdate(_ subject: String) -> Bool {
+        let lower = subject.lowercased()
+        if lower.firstMatch(of: /^[a-z]+\((deps|deps-dev|dependencies|dependabot|renovate)[^)]*\)!?:/) != nil { return true }
+        if lower.firstMatch(of: /^(bump|update|upgrade) \S+ from \S+ to \S+/) != nil { return true }
+        return lower.firstMatch(
+            of: /^(update|pin|lock) (dependency|dependencies|module|rust crate|docker tag|helm release|github action|actions|go|golang|all)\b.* to v?[0-9]/) != nil
+    }
+
     package func finish(untypedAdds: Bool = false) -> (level: VersionBump.Level, count: Int) {
         let cancelled = ledger.cancelled()
         var level = raising.filter { !cancelled.contains($0.name) }.map(\.level).max() ?? .patch

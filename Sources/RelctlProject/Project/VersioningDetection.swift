@@ -247,7 +247,7 @@ package enum VersioningDetection {
                 && recent.count > featurePatchesNeeded
             ? await addedCommits(from: recent[recent.count - 1], to: recent[0], history: history, git: git) : nil
         let (spanLevel, spanCount) = span?.finish() ?? (.patch, 0)
-        let spanTyped = (span?.typed ?? 0) * 2 >= spanCount
+        let spanTyped = !(span?.mostlyUntyped(count: spanCount) ?? false)
         // The typed history of the releases at 1.0.0 and above shows how features shipped.
         if let latest = history.latest?.version, latest.major != "0", spanTyped, spanLevel >= .minor {
             found.featuresAsPatches = await featuresReleasedAsPatches(finals, history: history, git: git)
@@ -1083,7 +1083,7 @@ package enum VersioningDetection {
         guard let collected = await stepCommits(from: older, to: newer, history: history, git: git) else { return nil }
         let (level, count) = collected.finish()
         // A range most of whose subjects carry no type says nothing by its few typed ones.
-        if typedOnly, collected.typed * 2 < count { return nil }
+        if typedOnly, collected.mostlyUntyped(count: count) { return nil }
         return level
     }
 
@@ -1191,7 +1191,7 @@ package enum VersioningDetection {
             guard newer.version.major == older.version.major else { continue }
             guard let collected = await addedCommits(from: older, to: newer, history: history, git: git) else { return nil }
             let (level, count) = collected.finish()
-            guard count > 0, collected.typed * 2 < count, level == .patch, collected.addingCommit() != nil else { continue }
+            guard count > 0, collected.mostlyUntyped(count: count), level == .patch, collected.addingCommit() != nil else { continue }
             if step(from: older, to: newer) == .minor { minors.append(newer.tag) } else { patches += 1 }
         }
         guard minors.count >= featurePatchesNeeded, minors.count >= featurePatchesNeeded * patches else { return nil }
@@ -1206,7 +1206,7 @@ package enum VersioningDetection {
     ) async -> VersionBump.Level? {
         guard let collected = await addedCommits(from: older, to: newer, history: history, git: git) else { return nil }
         let (level, count) = collected.finish()
-        return collected.typed * 2 < count ? nil : level
+        return collected.mostlyUntyped(count: count) ? nil : level
     }
 
     /// How many of the latest releases `featuresReleasedAsPatches` and `untypedAddsReleasedAsMinors` read.
