@@ -153,4 +153,85 @@ struct OutOfSampleRound38CLITests {
         let bump = try relctl(["bump"], in: repository.url)
         #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == next, "\(bump)")
     }
+
+    /// Gradle builds write the version in preparation as `-SNAPSHOT`: gradle.properties'
+    /// `VERSION_NAME=4.4.0-SNAPSHOT` (apollo-kotlin, coil), `version=…` (mockk), or the root
+    /// build script's `version = "5.1.0-SNAPSHOT"` (okhttp). init read none ("no manifest found")
+    /// and proposed patches: apollo-kotlin 7 → 10, okhttp 5 → 10 (round 41).
+    @Test(arguments: [
+        ("gradle.properties", "GROUP=com.apollographql.apollo\nVERSION_NAME=4.4.0-SNAPSHOT\nkotlin.code.style=official\n"),
+        ("build.gradle.kts", "plugins {\n  kotlin(\"jvm\")\n}\n\nallprojects {\n  version = \"4.4.0-SNAPSHOT\"\n}\n"),
+        ("build.gradle", "apply plugin: 'java'\nversion = '4.4.0-SNAPSHOT'\n"),
+    ])
+    func aGradleBuildsSnapshotIsTheVersionInPreparation(path: String, text: String) throws {
+        let repository = try GitRepository()
+        try repository.commit(
+            "Initial", files: ["settings.gradle.kts": "rootProject.name = \"apollo-kotlin\"\n", "src/A.kt": "class A\n"],
+            date: "2025-01-10T10:00:00Z")
+        for (index, version) in ["4.2.0", "4.3.0"].enumerated() {
+            try repository.commit("Release \(version)", files: ["src/A.kt": "class A // \(index)\n"], date: "2025-0\(index + 2)-10T10:00:00Z")
+            try repository.git("tag", "v\(version)")
+        }
+        try repository.commit("Prepare the next development version", files: [path: text], date: "2025-04-10T10:00:00Z")
+        try repository.commit("Fix a crash in the normalized cache (#6110)", files: ["src/A.kt": "class A // fixed\n"], date: "2025-05-10T10:00:00Z")
+        let initialised = try relctl(["init", "--quiet"], in: repository.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let config = (try? String(contentsOf: repository.url.appendingPathComponent("relctl.toml"), encoding: .utf8)) ?? ""
+        #expect(config.contains("path = \"\(path)\""), "\(config)")
+        #expect(config.contains("name = \"apollo-kotlin\""), "\(config)")
+        let bump = try relctl(["bump"], in: repository.url)
+        #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "4.4.0", "\(bump)")
+    }
+
+    /// circuit writes the next minor's `-SNAPSHOT` after every release and ships patches under it
+    /// (0.33.1 while gradle.properties said `0.34.0-SNAPSHOT`), and snuba the next month's `.dev0`
+    /// (26.4.1 under `26.5.0.dev0`): relctl proposed each marker's final (snuba 2 of 10 points,
+    /// round 38). Once a release was cut below the marker its manifest held, markers do not bind.
+    @Test(arguments: [
+        ("gradle.properties", "VERSION_NAME=", "-SNAPSHOT", ""),
+        ("pyproject.toml", "[project]\nname = \"snuba\"\nversion = \"", ".dev0", "\"\n"),
+    ])
+    func aMarkerTheProjectReleasedBelowDoesNotBind(path: String, head: String, marker: String, tail: String) throws {
+        let repository = try GitRepository()
+        func file(_ version: String) -> [String: String] { [path: head + version + tail] }
+        try repository.commit("Initial", files: file("0.1.0" + marker).merging(["src.txt": "0\n"]) { $1 }, date: "2025-01-10T10:00:00Z")
+        // 0.32.0, then the next minor's marker, and 0.32.1 cut below it.
+        try repository.commit("Release 0.32.0", files: file("0.32.0"), date: "2025-02-10T10:00:00Z")
+        try repository.git("tag", "0.32.0")
+        try repository.commit("Prepare next development version", files: file("0.33.0" + marker), date: "2025-02-11T10:00:00Z")
+        try repository.commit("Fix the overlay", files: ["src.txt": "1\n"], date: "2025-02-20T10:00:00Z")
+        try repository.commit("Release 0.32.1", files: file("0.32.1"), date: "2025-03-10T10:00:00Z")
+        try repository.git("tag", "0.32.1")
+        try repository.commit("Prepare next development version", files: file("0.33.0" + marker), date: "2025-03-11T10:00:00Z")
+        try repository.commit("Add the overlay host", files: ["src.txt": "2\n"], date: "2025-03-20T10:00:00Z")
+        try repository.commit("Release 0.33.0", files: file("0.33.0"), date: "2025-04-10T10:00:00Z")
+        try repository.git("tag", "0.33.0")
+        try repository.commit("Prepare next development version", files: file("0.34.0" + marker), date: "2025-04-11T10:00:00Z")
+        try repository.commit("Fix the navigator's back stack", files: ["src.txt": "3\n"], date: "2025-05-10T10:00:00Z")
+        let initialised = try relctl(["init", "--quiet"], in: repository.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let bump = try relctl(["bump"], in: repository.url)
+        #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "0.33.1", "\(bump)")
+        #expect(bump.stderr.contains("0.32.1 was released while \(path) held 0.33.0\(marker)"), "\(bump)")
+    }
+
+    /// coredns' `v001` … `v011` of 2016 (read as 2.0.0 … 11.0.0) and docker-minecraft-server's
+    /// `20200413` are tags of no release line relctl reads, yet became the latest release
+    /// (coredns 0 of 10 points, round 41; itzg 0 of 10, round 42): another spelling's final counts
+    /// only on the format's own major or the next, never with a leading zero.
+    @Test(arguments: ["v011", "v002", "20200413"])
+    func anOldCounterTagInAnotherSpellingIsNotTheLatestRelease(stray: String) throws {
+        let repository = try GitRepository()
+        try repository.commit("Initial", files: ["main.go": "package main\n"], date: "2016-01-10T10:00:00Z")
+        try repository.git("tag", stray)
+        for (index, version) in ["1.13.0", "1.13.1"].enumerated() {
+            try repository.commit("Release \(version)", files: ["main.go": "package main // \(index)\n"], date: "2025-0\(index + 1)-10T10:00:00Z")
+            try repository.git("tag", "v\(version)")
+        }
+        try repository.commit("fix: a leak in the cache plugin", files: ["cache.go": "package main\n"], date: "2025-04-10T10:00:00Z")
+        let initialised = try relctl(["init", "--quiet"], in: repository.url)
+        #expect(initialised.status == 0, "\(initialised)")
+        let bump = try relctl(["bump"], in: repository.url)
+        #expect(bump.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "1.13.2", "\(bump)")
+    }
 }

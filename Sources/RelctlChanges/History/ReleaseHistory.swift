@@ -269,6 +269,16 @@ package struct ReleaseHistory: Sendable {
             break
         }
         for other in otherSpellingFinals where found.map({ $0.version < other.version }) ?? true {
+            // Only a spelling of the format's own line: its major or the next (express's 5.0.0
+            // after 4.21.2). coredns' `v011` of 2016 (read as 11.0.0) and go-tools' calendar twins
+            // (`2023.1.3` on the commit of `v0.4.3`) are other lines, not its latest release.
+            if let found, other.version.major != found.version.major,
+                other.version.major != SemanticVersion.increment(found.version.major)
+            {
+                continue
+            }
+            // A number written with a leading zero (`v002`) is a counter, not SemVer's major.
+            if other.tag.drop(while: { !$0.isNumber }).prefix(2).firstMatch(of: /^0[0-9]/) != nil { continue }
             if try await contained(other) { return other }
         }
         return found

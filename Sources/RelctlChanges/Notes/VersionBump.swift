@@ -527,6 +527,14 @@ public struct VersionBump: Sendable, Equatable {
                     "\(marker.found.foundIn) held \(marker.found.text) already before \(last.tag) was released: the development marker does not bind the next release"
                 )
                 held = nil
+            } else if let below = await releasedBelowAMarker(marker.found, history: history, config: config, git: git) {
+                // circuit writes the next minor's `-SNAPSHOT` after each release and ships patches
+                // under it (0.33.1 under `0.34.0-SNAPSHOT`), snuba the next month's `.dev0`: where
+                // a release was cut below the marker its manifest held, markers do not bind.
+                bump.notes.append(
+                    "\(below.tag) was released while \(marker.found.foundIn) held \(below.held): the project's development markers name a guess, not the next release"
+                )
+                held = nil
             }
         }
         // Pending changesets are newer than the manifest's version: `changeset version` deletes the
@@ -678,6 +686,44 @@ public struct VersionBump: Sendable, Equatable {
             )
         }
         return bump
+    }
+
+    /// One of the newest final releases (up to six) whose commit's parent held, on the line where
+    /// `found` sits now, a development marker of a higher version: the project released below
+    /// what its manifest said it prepared. Nil where none did or the files cannot be read.
+    private static func releasedBelowAMarker(
+        _ found: ManifestVersion, history: ReleaseHistory, config: RelctlConfig, git: Git
+    ) async -> (tag: String, held: String)? {
+        guard let line = found.line,
+            let current = await git.fileText(found.foundIn, at: "HEAD"),
+            case let lines = current.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline),
+            line >= 1, line <= lines.count, let start = lines[line - 1].range(of: found.text)?.lowerBound
+        else { return nil }
+        let prefix = lines[line - 1][..<start].trimmingCharacters(in: .whitespaces)
+        guard !prefix.isEmpty else { return nil }
+        let finals = history.releases.filter { !$0.version.isPrerelease }.prefix(6)
+        for release in finals {
+            guard let text = await git.fileText(found.foundIn, at: release.commit + "^") else { continue }
+            for candidate in text.split(whereSeparator: \.isNewline) {
+                let trimmed = candidate.trimmingCharacters(in: .whitespaces)
+                guard trimmed.hasPrefix(prefix) else { continue }
+                let value = trimmed.dropFirst(prefix.count).prefix { !$0.isWhitespace && !"\"'#,;".contains($0) }
+                guard let held = developmentMarkerFinal(String(value)), release.version < held else { continue }
+                return (release.tag, String(value))
+            }
+        }
+        return nil
+    }
+
+    /// The final a development marker prepares (`0.34.0-SNAPSHOT`, `26.6.0.dev0`); nil for any
+    /// other text.
+    static func developmentMarkerFinal(_ text: String) -> SemanticVersion? {
+        if let pep = PEP440Version(text), pep.dev != nil, pep.pre == nil, pep.post == nil {
+            return releasableVersion(ofManifestText: text, comparison: .pep440)
+        }
+        guard let version = releasableVersion(ofManifestText: text, comparison: .semver), version.isDevelopmentMarker
+        else { return nil }
+        return version.final
     }
 
     /// The lowest development opening below `opened` whose final no tag names and that is above
@@ -888,8 +934,12 @@ public struct VersionBump: Sendable, Equatable {
                     $0.version.prerelease.count == 2 && $0.version.prerelease[0] == version.prerelease[0]
                         && $0.version.prerelease[1].number != nil
                 }
+            // PEP 440's `.dev0` reads as its final already (snuba's `26.6.0.dev0`): a marker too.
+            let pepDevelopment = reader.comparison == .pep440 && !version.isPrerelease
+                && PEP440Version(found.text).map { $0.dev != nil && $0.pre == nil && $0.post == nil } == true
             let marker =
-                version.isDevelopmentMarker && !(prereleaseLine && history.taken(version) != nil) && !tagsItsCounters
+                (version.isDevelopmentMarker || pepDevelopment) && !(prereleaseLine && history.taken(version) != nil)
+                && !tagsItsCounters
             if marker || (version.isReleaseCandidate && !prereleaseLine && history.taken(version) != nil) {
                 version = version.final
                 promoted = true

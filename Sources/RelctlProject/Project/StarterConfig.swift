@@ -854,20 +854,37 @@ public enum StarterConfig {
             found.versionNotes.append("configure.ac's `AC_INIT` version is read and written by a regex entry.")
         }
         // Zig's build.zig.zon (`.version = "0.11.0"`, zine's, written ahead of the tag), a Nim
-        // package's `NAME.nimble` (`version = "0.18.2"`) and Bazel's MODULE.bazel (abseil's
-        // `module(name = "abseil-cpp", version = "20250127.0")`), each read by a regex entry.
+        // package's `NAME.nimble` (`version = "0.18.2"`), Bazel's MODULE.bazel (abseil's
+        // `module(name = "abseil-cpp", version = "20250127.0")`) and Gradle's gradle.properties
+        // (`VERSION_NAME=4.4.0-SNAPSHOT`, apollo-kotlin's and coil's: the vanniktech publishing
+        // plugin's key; mockk's `version=`; a JetBrains plugin's `pluginVersion`), else the root
+        // build script's `version = "5.1.0-SNAPSHOT"` (okhttp), each read by a regex entry.
         if found.versions.isEmpty {
             let nimble = ((try? FileSystem.names(in: root)) ?? []).filter { $0.hasSuffix(".nimble") }.sorted()
+            let gradle = "`version` (a Gradle build's)"
             let candidates: [(path: String, pattern: String, what: String)] =
                 [("build.zig.zon", #"(?m)^[ \t]*\.version[ \t]*=[ \t]*"(?<version>[0-9][^"\s]*)""#, "`.version` (a Zig package's)")]
                 + (nimble.count == 1 ? [(nimble[0], #"(?m)^version[ \t]*=[ \t]*"(?<version>[0-9][^"\s]*)""#, "`version` (a Nim package's)")] : [])
-                + [("MODULE.bazel", #"module\([^)]*?\bversion[ \t]*=[ \t]*"(?<version>[0-9][^"\s]*)""#, "`module(version = …)` (a Bazel module's)")]
+                + [
+                    ("MODULE.bazel", #"module\([^)]*?\bversion[ \t]*=[ \t]*"(?<version>[0-9][^"\s]*)""#, "`module(version = …)` (a Bazel module's)"),
+                    ("gradle.properties", #"(?m)^[ \t]*(?:VERSION_NAME|version|pluginVersion|projectVersion)[ \t]*[=:][ \t]*(?<version>[0-9][^\s#]*)"#, gradle),
+                    ("build.gradle.kts", #"(?m)^[ \t]*version[ \t]*=[ \t]*"(?<version>[0-9][^"\s]*)""#, gradle),
+                    ("build.gradle", #"(?m)^[ \t]*version[ \t]*=?[ \t]*['"](?<version>[0-9][^'"\s]*)['"]"#, gradle),
+                ]
             for candidate in candidates where found.versions.isEmpty {
                 guard let text = try? ProjectFile.open(candidate.path, in: root).text(),
                     let regex = try? Regex(candidate.pattern), text.firstMatch(of: regex) != nil
                 else { continue }
                 found.versions.append((candidate.path, "regex", candidate.pattern))
                 found.versionNotes.append("\(candidate.path)'s \(candidate.what) is read and written by a regex entry.")
+                // settings.gradle(.kts)' `rootProject.name = "apollo-kotlin"` names a Gradle build.
+                if candidate.what == gradle, detected.isEmpty,
+                    let settings = (try? ProjectFile.open("settings.gradle.kts", in: root).text())
+                        ?? (try? ProjectFile.open("settings.gradle", in: root).text()),
+                    let name = settings.firstMatch(of: /(?m)^[ \t]*rootProject\.name[ \t]*=[ \t]*["']([A-Za-z0-9._-]+)["']/)?.1
+                {
+                    found.name = String(name)
+                }
             }
         }
         // A .NET project's `<VersionPrefix>` (or `<Version>`) in MSBuild files (serilog's
