@@ -71,3 +71,17 @@ import Testing
         #expect(ChangeFragments.changesetLevel(text, names: ["knope"], otherTypes: .patch) == nil)
     }
 }
+
+/// changesets' package patterns: zag's `"fixed": [["@zag-js/**"]]` matched no package (the empty
+/// piece between the stars found nothing), so init wrote no group and its 86 packages released
+/// on their own (10 points of round 43).
+@Suite(.timeLimit(.minutes(30))) struct ChangesetsPatternTests {
+    @Test func aDoubleStarMatchesAsOneDoes() {
+        #expect(ChangeFragments.matches("@zag-js/core", "@zag-js/**"))
+        #expect(ChangeFragments.matches("@zag-js/machines-combobox", "@zag-js/**"))
+        #expect(ChangeFragments.matches("@zag-js/core", "@zag-js/*"))
+        #expect(ChangeFragments.matches("@zag-js/react-core", "@zag-js/**-core"))
+        #expect(!ChangeFragments.matches("@ark-ui/core", "@zag-js/**"))
+        #expect(!ChangeFragments.matches("@zag-js/core", "@zag-js/**-react"))
+    }
+}

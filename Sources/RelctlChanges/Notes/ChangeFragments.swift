@@ -587,7 +587,7 @@ package struct ChangeFragments: Sendable, Equatable {
         return nil
     }
 
-    /// Whether a package name matches a changesets pattern (`@tiptap/*`: `*` any text).
+    /// Whether a package name matches a changesets pattern (`@tiptap/*`: `*` any text, `**` too).
     package static func matches(_ name: String, _ pattern: String) -> Bool {
         guard pattern.contains("*") else { return name == pattern }
         let pieces = pattern.split(separator: "*", omittingEmptySubsequences: false).map(String.init)
@@ -598,6 +598,10 @@ package struct ChangeFragments: Sendable, Equatable {
                 rest = rest.dropFirst(piece.count)
             } else if index == pieces.count - 1 {
                 return piece.isEmpty || rest.hasSuffix(piece)
+            } else if piece.isEmpty {
+                // `**` (zag's `"fixed": [["@zag-js/**"]]`): an empty piece between two stars
+                // matches anywhere (`range(of: "")` finds nothing).
+                continue
             } else if let found = rest.range(of: piece) {
                 rest = rest[found.upperBound...]
             } else {
