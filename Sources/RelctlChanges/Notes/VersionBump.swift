@@ -1838,6 +1838,13 @@ package struct BumpCollector: Sendable {
     /// …`, `fix(deps): update module …`), dependabot's `Bump x from 1.2 to 1.3` or renovate's
     /// `Update dependency x to v2` / `Update module x to v0.30.0`.
     static func isDependencyUpdate(_ subject: String) -> Bool {
+        // Every commit of a range asks: the regular expressions only where a cheap look says they
+        // may match (they made `bump` on libgit2's 548 commits 27% slower).
+        let head = subject.utf8.prefix(8).map { $0 | 0x20 }
+        let verbs = ["bump ", "update ", "upgrade ", "pin ", "lock "].map { Array($0.utf8) }
+        guard verbs.contains(where: { head.starts(with: $0) })
+            || ["(dep", "(renovate"].contains(where: { subject.range(of: $0, options: .caseInsensitive) != nil })
+        else { return false }
         let lower = subject.lowercased()
         if lower.firstMatch(of: /^[a-z]+\((deps|deps-dev|dependencies|dependabot|renovate)[^)]*\)!?:/) != nil { return true }
         if lower.firstMatch(of: /^(bump|update|upgrade) \S+ from \S+ to \S+/) != nil { return true }
